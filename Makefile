@@ -1,0 +1,46 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_DEV := $(VENV)/.installed-dev
+SAMPLE := ../shared/data/botzone/sample.txt
+DATASET := data/datasets/main
+
+.PHONY: report test test-all lint bench clean venv dev
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[report]'
+	touch $@
+
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev,report]'
+	touch $@ $(STAMP_RUN)
+
+venv: $(STAMP_RUN)
+dev: $(STAMP_DEV)
+
+## The main job: every stage that exists, on the bundled sample data.
+report: $(STAMP_RUN)
+	$(BIN)/mjstats ingest --format botzone $(SAMPLE) --out $(DATASET)
+
+## The whole (fast) test suite, plus ruff.
+test: $(STAMP_DEV)
+	$(BIN)/ruff check mjstats tests bench
+	$(BIN)/python -m pytest
+
+## Everything, slow tests included.
+test-all: $(STAMP_DEV)
+	$(BIN)/python -m pytest -m ''
+
+lint: $(STAMP_DEV)
+	$(BIN)/ruff check mjstats tests bench
+
+bench: $(STAMP_DEV)
+	$(BIN)/python bench/ingest.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

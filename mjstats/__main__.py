@@ -1,0 +1,7 @@
+"""``python -m mjstats`` runs the command line."""
+
+import sys
+
+from mjstats.cli import main
+
+sys.exit(main())

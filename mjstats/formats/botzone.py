@@ -1,0 +1,333 @@
+"""Reader for Botzone Chinese-Standard-Mahjong records (Guobiao), one match = one hand.
+
+Grammar and quirks: ``shared/reference/botzone-format.md``. Every record becomes a
+:class:`~mjstats.records.Hand` or a :class:`~mjstats.records.Reject`; a bad record never stops
+the reader, which resynchronises at the next ``Match`` line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from mjstats.records import (
+    Event,
+    EventKind,
+    FanEntry,
+    Hand,
+    Outcome,
+    Provenance,
+    Reject,
+    Result,
+    WinKind,
+)
+from mjstats.tiles import ALL_KINDS, Tile
+
+__all__ = ["BOTZONE_PROFILE", "read_botzone", "split_records"]
+
+BOTZONE_PROFILE = "botzone"
+
+# Botzone codes of the 34 kinds the data uses (flowers H1-H8 exist in the code set, never dealt).
+_TILE: dict[str, Tile] = {t.botzone: t for t in ALL_KINDS}
+
+_DEAL, _DRAW, _DISCARD = EventKind.DEAL, EventKind.DRAW, EventKind.DISCARD
+_CHI, _PENG, _GANG = EventKind.CHI, EventKind.PENG, EventKind.GANG
+_ANGANG, _BUGANG, _IGNORED, _HU = EventKind.ANGANG, EventKind.BUGANG, EventKind.IGNORED, EventKind.HU
+_HUANG = EventKind.HUANG
+_CLAIM_NAMES = {"chi": "chi", "peng": "peng", "gang": "gang", "hu": "hu"}
+
+
+class _Bad(Exception):
+    """A defect in the record being parsed: the message and the line it is on."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+RawLine = tuple[int, str | None]  # (1-based line number, text; None where the bytes were not UTF-8)
+
+
+def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, list[RawLine]]]:
+    """Group physical lines into records: from a ``Match`` line to the next blank or ``Match`` line.
+
+    Lines outside any record are yielded as their own group so that they become rejects
+    (nothing is dropped silently). Yields ``(first_line_number, [(line_no, text), ...])``;
+    a line that is not valid UTF-8 has text None (its record is rejected, the rest read on).
+    """
+    group: list[bytes] = []
+    start = 0
+    for number, raw in enumerate(_as_bytes(lines), 1):
+        if raw.isspace() or not raw:  # a blank line ends a record
+            if group:
+                yield start, _decode(start, group)
+                group = []
+            continue
+        if group and raw.startswith(b"Match "):  # a record that lost its blank line
+            yield start, _decode(start, group)
+            group = []
+        if not group:
+            start = number
+        group.append(raw)
+    if group:
+        yield start, _decode(start, group)
+
+
+def _as_bytes(lines: Iterable[bytes | str]) -> Iterator[bytes]:
+    """Lines as bytes, each ending in a newline (file lines already are; lists may not be)."""
+    for line in lines:
+        if isinstance(line, str):
+            line = line.encode("utf-8", "surrogateescape")
+        yield line if line.endswith(b"\n") else line + b"\n"
+
+
+def _decode(start: int, group: list[bytes]) -> list[RawLine]:
+    """Decode a record's lines at once; line by line only when the bytes are not all UTF-8."""
+    try:
+        text = b"".join(group).decode("utf-8")
+    except UnicodeDecodeError:
+        out: list[RawLine] = []
+        for i, raw in enumerate(group):
+            try:
+                out.append((start + i, raw.decode("utf-8").rstrip("\r\n")))
+            except UnicodeDecodeError:
+                out.append((start + i, None))
+        return out
+    body = text.split("\n")
+    body.pop()  # every line ends in a newline: the last piece is empty
+    return [(start + i, t.rstrip("\r")) for i, t in enumerate(body)]
+
+
+def read_botzone(
+    source: str | os.PathLike[str] | BinaryIO | Iterable[bytes | str], *, name: str | None = None
+) -> Iterator[Hand | Reject]:
+    """Read Botzone records from a path, a binary stream or an iterable of lines.
+
+    ``name`` is the source name written into provenance and rejects (default: the path).
+    """
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        with path.open("rb") as stream:
+            yield from _read_groups(stream, name or str(source))
+        return
+    yield from _read_groups(source, name or "<input>")
+
+
+def _read_groups(lines: Iterable[bytes | str], source: str) -> Iterator[Hand | Reject]:
+    for start, group in split_records(lines):
+        raw = "\n".join(t if t is not None else "<invalid UTF-8>" for _, t in group)
+        try:
+            yield _parse_record(group, source, start, raw)
+        except _Bad as bad:
+            match_id = _match_id(group)
+            yield Reject(source=source, line=bad.line, error=str(bad), match_id=match_id, raw=raw)
+
+
+def _match_id(group: list[RawLine]) -> str | None:
+    text = group[0][1]
+    if text is not None and text.startswith("Match "):
+        parts = text.split()
+        if len(parts) == 2:
+            return parts[1]
+    return None
+
+
+_SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
+
+
+def _tile(code: str, line: int) -> Tile:
+    tile = _TILE.get(code)
+    if tile is None:
+        raise _Bad(f"bad tile code {code!r}", line)
+    return tile
+
+
+def _seat(word: str, line: int) -> int:
+    seat = _SEATS.get(word)
+    if seat is None:
+        raise _Bad(f"bad player number {word!r} (expected 0..3)", line)
+    return seat
+
+
+def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Hand:
+    for number, text in group:
+        if text is None:
+            raise _Bad("invalid UTF-8", number)
+    first = group[0][1] or ""
+    match_id = _match_id(group)
+    if match_id is None:
+        raise _Bad(f"expected 'Match <id>', found {first[:60]!r}", start)
+    if len(group) < 2:
+        raise _Bad("truncated record: no Wind line", start)
+    wind_line, wind_text = group[1]
+    wind_parts = wind_text.split() if wind_text else []
+    if len(wind_parts) != 2 or wind_parts[0] != "Wind" or wind_parts[1] not in ("0", "1", "2", "3"):
+        raise _Bad(f"expected 'Wind <0..3>', found {wind_text!r}", wind_line)
+    prevalent = int(wind_parts[1])
+
+    events: list[Event] = []
+    result: Result | None = None
+    pending_win: tuple[int, Tile, int | None, bool, WinKind | None, int] | None = None
+    fans: tuple[FanEntry, ...] = ()
+    fan_total: int | None = None
+    last_discard: tuple[int, Tile] | None = None  # (seat, tile) of the latest Play
+    prev: Event | None = None
+    dealt = 0
+    seq = 0
+    outcome: Outcome | None = None
+
+    for number, text in group[2:]:
+        words = text.split()  # type: ignore[union-attr]  # UTF-8 checked above
+        head = words[0]
+        if result is not None:
+            raise _Bad(f"unexpected line after Score: {text[:60]!r}", number)  # type: ignore[index]
+        if head == "Player":
+            if len(words) < 3:
+                raise _Bad(f"incomplete action line {text!r}", number)
+            seat = _SEATS.get(words[1])
+            if seat is None:
+                seat = _seat(words[1], number)
+            verb = words[2]
+            if outcome is not None:
+                raise _Bad(f"action after the hand ended: {text!r}", number)
+            if verb == "Deal":
+                tiles = tuple(map(_TILE.get, words[3:]))
+                if None in tiles:
+                    tiles = tuple(_tile(w, number) for w in words[3:])  # raises on the bad code
+                if len(tiles) != 13:
+                    raise _Bad(f"a deal has 13 tiles, found {len(tiles)}", number)
+                event = Event(seq, _DEAL, seat, None, tiles, None, None, False, None, None, number)
+                dealt += 1
+            else:
+                if dealt != 4:
+                    raise _Bad(f"{verb} before all four deals", number)
+                if len(words) < 4:
+                    raise _Bad(f"{verb} without a tile", number)
+                tile = _TILE.get(words[3]) or _tile(words[3], number)
+                # the two commonest lines first: they are nine in ten of a record
+                if verb == "Draw":
+                    event = Event(seq, _DRAW, seat, tile, (), None, None, False, None, None, number)
+                elif verb == "Play":
+                    event = Event(seq, _DISCARD, seat, tile, (), None, None, False, None, None, number)
+                    last_discard = (seat, tile)
+                elif verb == "Chi":
+                    from_seat, claimed = last_discard if last_discard else (None, None)
+                    event = Event(seq, _CHI, seat, tile, (), from_seat, claimed, False, None, None, number)
+                elif verb in ("Peng", "Gang"):
+                    kind = _PENG if verb == "Peng" else _GANG
+                    from_seat = last_discard[0] if last_discard else None
+                    event = Event(seq, kind, seat, tile, (), from_seat, None, False, None, None, number)
+                elif verb == "AnGang":
+                    event = Event(seq, _ANGANG, seat, tile, (), None, None, False, None, None, number)
+                elif verb == "BuGang":
+                    event = Event(seq, _BUGANG, seat, tile, (), None, None, False, None, None, number)
+                elif verb == "Hu":
+                    # quirk: a self-drawn Hu names the last discard; the win tile is the tile of
+                    # the same player's Draw on the line before (reference botzone-format.md).
+                    if prev is not None and prev.kind is _DRAW and prev.seat == seat:
+                        tile, from_seat, self_drawn, win_kind = prev.tile, None, True, None  # type: ignore[assignment]
+                    elif prev is not None and prev.kind is _BUGANG and prev.seat != seat:
+                        # robbing an added kong: Hu names the kong tile, the konger pays
+                        from_seat, self_drawn, win_kind = prev.seat, False, WinKind.ROB_KONG
+                    else:
+                        from_seat = last_discard[0] if last_discard else None
+                        self_drawn, win_kind = False, None
+                    event = Event(seq, _HU, seat, tile, (), from_seat, None, False, None, win_kind, number)
+                    pending_win = (seat, tile, from_seat, self_drawn, win_kind, number)
+                    outcome = Outcome.WIN
+                else:
+                    raise _Bad(f"unknown action {verb!r}", number)
+            events.append(event)
+            prev = event
+            seq += 1
+            if len(words) > 4 and verb != "Deal":
+                seq = _ignored_claims(words[4:], number, events, seq, verb)
+        elif head == "Fan":
+            if outcome is not Outcome.WIN:
+                raise _Bad("Fan line without a Hu", number)
+            fan_total, fans = _parse_fans(words, number)
+        elif head == "Score":
+            if outcome is None:
+                raise _Bad("Score line before the hand ended", number)
+            if len(words) != 5:
+                raise _Bad(f"a Score line has 4 scores, found {len(words) - 1}", number)
+            try:
+                scores = tuple(int(w) for w in words[1:])
+            except ValueError:
+                raise _Bad(f"non-integer score in {text!r}", number) from None
+            if outcome is Outcome.WIN:
+                assert pending_win is not None
+                if fan_total is None:
+                    raise _Bad("win without a Fan line", number)
+                winner, win_tile, loser, self_drawn, _, _ = pending_win
+                result = Result(
+                    Outcome.WIN, winner, loser, win_tile, self_drawn, fan_total, fans, scores, None
+                )
+            else:
+                result = Result(Outcome.DRAW, scores=scores)
+        elif head == "Huang":
+            if outcome is not None:
+                raise _Bad("Huang after the hand ended", number)
+            if dealt != 4:
+                raise _Bad("Huang before all four deals", number)
+            events.append(Event(seq, _HUANG, None, None, (), None, None, False, None, None, number))
+            seq += 1
+            outcome = Outcome.DRAW
+        else:
+            raise _Bad(f"unknown line {head!r}", number)
+
+    if dealt != 4:
+        raise _Bad(f"truncated record: {dealt} of 4 deals", group[-1][0])
+    if result is None:
+        raise _Bad("truncated record: no Score line", group[-1][0])
+    return Hand(
+        match_id=match_id,
+        hand_no=0,
+        ruleset="guobiao",
+        profile=BOTZONE_PROFILE,
+        dealer=0,
+        prevalent_wind=prevalent,
+        events=tuple(events),
+        result=result,
+        provenance=Provenance(source, start, raw),
+    )
+
+
+def _ignored_claims(words: list[str], number: int, events: list[Event], seq: int, verb: str) -> int:
+    """Parse ``Ignore Player k Act T`` clauses (Act in any case) into IGNORED events."""
+    if verb not in ("Peng", "Gang", "Hu", "Chi"):
+        raise _Bad(f"unexpected words after {verb}: {' '.join(words)!r}", number)
+    if len(words) % 5:
+        raise _Bad(f"malformed Ignore clause {' '.join(words)!r}", number)
+    for i in range(0, len(words), 5):
+        ignore, player, seat_word, act, tile_code = words[i : i + 5]
+        claim = _CLAIM_NAMES.get(act.lower())
+        if ignore.lower() != "ignore" or player != "Player" or claim is None:
+            raise _Bad(f"malformed Ignore clause {' '.join(words[i:i + 5])!r}", number)
+        seat = _seat(seat_word, number)
+        tile = _tile(tile_code, number)
+        events.append(Event(seq, _IGNORED, seat, tile, (), None, None, False, claim, None, number))
+        seq += 1
+    return seq
+
+
+def _parse_fans(words: list[str], number: int) -> tuple[int, tuple[FanEntry, ...]]:
+    """``Fan <total> <name>*<count>+<name>*<count>...``: count is occurrences, not points."""
+    if len(words) < 2:
+        raise _Bad("Fan line without a total", number)
+    try:
+        total = int(words[1])
+    except ValueError:
+        raise _Bad(f"non-integer fan total {words[1]!r}", number) from None
+    if len(words) > 3:
+        raise _Bad(f"unexpected words in Fan line: {' '.join(words[3:])!r}", number)
+    entries: list[FanEntry] = []
+    if len(words) == 3:
+        for item in words[2].split("+"):
+            name, star, count = item.rpartition("*")
+            if not star or not name or not count.isdigit() or int(count) < 1:
+                raise _Bad(f"malformed fan item {item!r} (expected name*count)", number)
+            entries.append(FanEntry(name, int(count)))
+    return total, tuple(entries)

@@ -1,0 +1,118 @@
+"""Reading a dataset back: pandas tables for analysis, Hand records for replay and export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as pads
+import pyarrow.parquet as pq
+
+from mjstats.errors import DatasetError
+from mjstats.records import Hand
+from mjstats.store.layout import manifest, version_path
+from mjstats.store.schema import SCHEMAS, hands_from_tables
+
+__all__ = ["Dataset", "iter_hands", "open_dataset"]
+
+_ALIGNED = ("hands", "events", "wins", "fans", "payments")
+
+
+class Dataset:
+    """A read-only view of the live version of a dataset folder."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.path = version_path(self.root)
+        self.manifest: dict[str, Any] = manifest(self.path)
+
+    def __repr__(self) -> str:
+        return f"Dataset({str(self.root)!r}, version={self.path.name})"
+
+    @property
+    def tables(self) -> list[str]:
+        """Names of the tables present in this version."""
+        return sorted(p.name for p in self.path.iterdir() if p.is_dir())
+
+    def has_table(self, name: str) -> bool:
+        return (self.path / name).is_dir()
+
+    def arrow(
+        self,
+        name: str,
+        columns: Sequence[str] | None = None,
+        filter: pads.Expression | None = None,
+    ) -> pa.Table:
+        """One table as Arrow, with its Hive partition keys (ruleset, period) as columns."""
+        folder = self.path / name
+        if not folder.is_dir():
+            if name in SCHEMAS:
+                schema = SCHEMAS[name]
+                if name != "rejects":
+                    schema = schema.append(pa.field("ruleset", pa.string()))
+                    schema = schema.append(pa.field("period", pa.string()))
+                table = schema.empty_table()
+                return table.select(list(columns)) if columns else table
+            raise DatasetError(f"{self.root}: no table {name!r} (have: {', '.join(self.tables)})")
+        dataset = pads.dataset(folder, format="parquet", partitioning="hive")
+        table = dataset.to_table(columns=list(columns) if columns else None, filter=filter)
+        return table
+
+    def table(
+        self,
+        name: str,
+        columns: Sequence[str] | None = None,
+        filter: pads.Expression | None = None,
+    ) -> pd.DataFrame:
+        """One table as a pandas DataFrame (partition keys as plain string columns)."""
+        df = self.arrow(name, columns, filter).to_pandas()
+        for key in ("ruleset", "period"):
+            if key in df.columns and isinstance(df[key].dtype, pd.CategoricalDtype):
+                df[key] = df[key].astype(str)
+        return df
+
+    def hands(self, *, ruleset: str | None = None) -> Iterator[Hand]:
+        """Every hand as a record, partition by partition, part file by part file."""
+        return iter_hands(self, ruleset=ruleset)
+
+    def partitions(self, table: str = "hands") -> list[tuple[str, str]]:
+        """The (ruleset, period) partitions of a table, sorted."""
+        folder = self.path / table
+        if not folder.is_dir():
+            return []
+        out = []
+        for r in sorted(folder.glob("ruleset=*")):
+            for p in sorted(r.glob("period=*")):
+                out.append((r.name.split("=", 1)[1], p.name.split("=", 1)[1]))
+        return out
+
+    def parts(self, *, ruleset: str | None = None) -> list[tuple[str, str, str]]:
+        """Every (ruleset, period, part file name) of the aligned ingest tables, in order."""
+        out = []
+        for rs, period in self.partitions():
+            if ruleset is not None and rs != ruleset:
+                continue
+            folder = self.path / "hands" / f"ruleset={rs}" / f"period={period}"
+            out.extend((rs, period, p.name) for p in sorted(folder.glob("part-*.parquet")))
+        return out
+
+    def read_part(self, ruleset: str, period: str, part: str) -> list[Hand]:
+        """The hands of one part file (bounded in size by the ingest chunk)."""
+        sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
+        tables = [pq.read_table(self.path / name / sub) for name in _ALIGNED]
+        return list(hands_from_tables(ruleset, *tables))
+
+
+def open_dataset(path: str | Path) -> Dataset:
+    """Open the dataset folder written by ``mjstats ingest``."""
+    return Dataset(path)
+
+
+def iter_hands(dataset: str | Path | Dataset, *, ruleset: str | None = None) -> Iterator[Hand]:
+    """Stream the dataset's hands as records, in a stable order (partition, part file, row)."""
+    ds = dataset if isinstance(dataset, Dataset) else Dataset(dataset)
+    for rs, period, part in ds.parts(ruleset=ruleset):
+        yield from ds.read_part(rs, period, part)

@@ -1,0 +1,45 @@
+"""``mjstats ingest`` and ``mjstats export`` from the command line."""
+
+from __future__ import annotations
+
+from mjstats.cli import main
+
+
+def _bad_file(tmp_path, sample_path):
+    text = sample_path.read_text(encoding="utf-8")
+    text = text.replace("Player 1 Draw T2", "Player 1 Draw T0", 1)  # bad tile in match 1
+    text = text.replace("Player 3 AnGang W7", "Player 3 Yell W7", 1)  # unknown verb
+    path = tmp_path / "bad.txt"
+    path.write_bytes(text.encode("utf-8") + b"Match ffffffffffffffffffffffff\nWind \xff\n")
+    return path
+
+
+def test_ingest_summary(tmp_path, sample_path, capsys):
+    assert main(["ingest", "--format", "botzone", str(sample_path), "--out", str(tmp_path / "ds")]) == 0
+    out = capsys.readouterr().out
+    assert "matches 16" in out and "hands 16 (wins 14, exhaustive draws 2)" in out
+    assert "events 1,672" in out and "rejects 0" in out
+
+
+def test_bad_input_warns_exit_0_and_strict_exit_2(tmp_path, sample_path, capsys):
+    bad = _bad_file(tmp_path, sample_path)
+    assert main(["ingest", "-f", "botzone", str(bad), "-o", str(tmp_path / "ds")]) == 0
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("warning: rejected")]
+    assert len(lines) == 3
+    assert f"{bad}:9 (match 61602cb45ddc087351c04358): bad tile code 'T0'" in lines[0]
+    assert "unknown action 'Yell'" in lines[1]
+    assert "invalid UTF-8" in lines[2] and "ffffffffffffffffffffffff" in lines[2]
+    assert "warning: 3 record(s) rejected" in err
+    assert main(["ingest", "-f", "botzone", str(bad), "-o", str(tmp_path / "ds2"), "--strict"]) == 2
+
+
+def test_missing_file_is_one_line_no_traceback(tmp_path, capsys):
+    assert main(["ingest", "-f", "botzone", str(tmp_path / "nope.txt"), "-o", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"mjstats ingest: error: {tmp_path / 'nope.txt'}: no such file"
+
+
+def test_open_non_dataset_is_one_line(tmp_path, capsys):
+    assert main(["export", str(tmp_path / "none")]) == 2
+    assert "no such dataset" in capsys.readouterr().err

@@ -1,0 +1,128 @@
+"""The Parquet dataset: tables, read-back, idempotence, atomicity, rejects."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mjstats.errors import DatasetError
+from mjstats.formats.botzone import read_botzone
+from mjstats.store import SourceInput, ingest_sources, iter_hands, open_dataset
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from botzone_corpus import write_renumbered
+
+
+def _ingest(path: Path, out: Path, **kw):
+    return ingest_sources([SourceInput(path, "botzone", read_botzone)], out, **kw)
+
+
+@pytest.fixture
+def sample_ds(tmp_path, sample_path):
+    out = tmp_path / "ds"
+    _ingest(sample_path, out)
+    return out
+
+
+def test_tables_and_counts(sample_ds):
+    ds = open_dataset(sample_ds)
+    assert set(ds.tables) >= {"matches", "hands", "events", "wins", "fans", "payments"}
+    hands = ds.table("hands")
+    assert len(hands) == 16 and set(hands.ruleset) == {"guobiao"} and set(hands.period) == {"undated"}
+    assert len(ds.table("matches")) == 16
+    assert len(ds.table("wins")) == 14
+    assert (hands.outcome == "draw").sum() == 2
+    assert len(ds.table("events")) == hands.n_events.sum() == 1672
+    pay = ds.table("payments")
+    assert len(pay) == 64 and pay.groupby(["match_id"]).score.sum().eq(0).all()
+    fans = ds.table("fans")
+    assert (fans.name == "平和").groupby(fans.match_id).any().sum() == 6
+    assert len(ds.table("rejects")) == 0
+
+
+def test_read_back_equals_reader(sample_ds, sample_path):
+    assert list(iter_hands(sample_ds)) == list(read_botzone(sample_path))
+    first = next(iter_hands(sample_ds))
+    assert first.provenance.source == str(sample_path) and first.provenance.line == 1
+
+
+def test_ingest_is_idempotent(sample_ds, sample_path):
+    summary = _ingest(sample_path, sample_ds)
+    assert summary.hands == 0 and summary.skipped_sources == [str(sample_path)]
+    assert len(open_dataset(sample_ds).table("hands")) == 16
+
+
+def test_duplicate_hands_from_another_file_are_rejected(sample_ds, sample_path, tmp_path):
+    copy = tmp_path / "copy.txt"
+    copy.write_bytes(sample_path.read_bytes() + b"\n")  # same hands, different bytes
+    summary = _ingest(copy, sample_ds)
+    assert summary.hands == 0 and summary.rejects == 16
+    rejects = open_dataset(sample_ds).table("rejects")
+    assert len(rejects) == 16 and rejects.error.str.contains("duplicate hand").all()
+
+
+def test_small_chunks_give_the_same_hands(tmp_path, sample_path):
+    out = tmp_path / "chunked"
+    _ingest(sample_path, out, chunk_hands=3)
+    ds = open_dataset(out)
+    assert len(ds.parts()) == 6
+    assert list(iter_hands(out)) == list(read_botzone(sample_path))
+
+
+def test_not_a_dataset(tmp_path):
+    with pytest.raises(DatasetError, match="no such dataset"):
+        open_dataset(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DatasetError, match="not an mjstats dataset"):
+        open_dataset(tmp_path / "empty")
+
+
+def test_interrupted_ingest_leaves_the_previous_dataset(tmp_path, sample_ds):
+    big = write_renumbered(tmp_path / "big.txt", 20_000)
+    before = open_dataset(sample_ds).path.name
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mjstats", "ingest", "-q", "--format", "botzone", str(big),
+         "--out", str(sample_ds)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    # wait until the run has started writing its staging folder, then kill it hard
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(sample_ds.glob(".tmp-*/hands")):
+        time.sleep(0.05)
+    assert proc.poll() is None, "ingest finished before it could be interrupted"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    ds = open_dataset(sample_ds)
+    assert ds.path.name == before and len(ds.table("hands")) == 16
+    # the next run clears the debris and works
+    summary = _ingest(big, sample_ds)
+    assert summary.hands == 20_000
+    assert not list(sample_ds.glob(".tmp-*"))
+    assert len(open_dataset(sample_ds).table("hands")) == 20_016
+
+
+def test_rejects_table_keeps_source_line_and_raw(tmp_path, sample_path):
+    bad = tmp_path / "bad.txt"
+    text = sample_path.read_text(encoding="utf-8").replace("Player 1 Draw T2", "Player 1 Draw T0", 1)
+    bad.write_text(text, encoding="utf-8")
+    out = tmp_path / "ds"
+    summary = _ingest(bad, out)
+    assert summary.hands == 15 and summary.rejects == 1
+    rej = open_dataset(out).table("rejects").iloc[0]
+    assert rej.source == str(bad) and rej.line == 9 and rej.match_id == "61602cb45ddc087351c04358"
+    assert "T0" in rej.error and rej.raw.startswith("Match 61602cb45ddc087351c04358")
+
+
+def test_dataset_folder_is_self_cleaning(tmp_path, sample_path):
+    out = tmp_path / "ds"
+    _ingest(sample_path, out)
+    (out / ".tmp-v000009-dead").mkdir()
+    shutil.copytree(out / "v000001", out / "v000000")
+    _ingest(sample_path, out)
+    assert sorted(p.name for p in out.iterdir()) == ["CURRENT", "v000002"]

@@ -20,7 +20,27 @@ from botzone_corpus import write_renumbered
 
 
 def _ingest(path: Path, out: Path, **kw):
-    return ingest_sources([SourceInput(path, "botzone", read_botzone)], out, **kw)
+    return ingest_sources([SourceInput(path, "botzone")], out, **kw)
+
+
+def test_custom_reader_and_parallel_parse_give_the_same_dataset(tmp_path, monkeypatch):
+    from mjstats.store import writer
+
+    big = write_renumbered(tmp_path / "big.txt", 3_000)
+    monkeypatch.setattr(writer, "PARALLEL_MIN_BYTES", 0)  # let the pool run on this small file
+    runs = {
+        "reader": (SourceInput(big, "botzone", read_botzone), {}),
+        "inline": (SourceInput(big, "botzone"), {"batch_records": 700}),
+        "pool": (SourceInput(big, "botzone"), {"batch_records": 700, "jobs": 2}),
+    }
+    results = []
+    for name, (source, kw) in runs.items():
+        ingest_sources([source], tmp_path / name, chunk_hands=1000, **kw)
+        ds = open_dataset(tmp_path / name)
+        results.append({t: ds.table(t) for t in ("hands", "events", "wins", "fans", "payments", "matches")})
+    for other in results[1:]:
+        for name, table in results[0].items():
+            assert table.equals(other[name]), name
 
 
 @pytest.fixture
@@ -69,7 +89,7 @@ def test_duplicate_hands_from_another_file_are_rejected(sample_ds, sample_path, 
 
 def test_small_chunks_give_the_same_hands(tmp_path, sample_path):
     out = tmp_path / "chunked"
-    _ingest(sample_path, out, chunk_hands=3)
+    _ingest(sample_path, out, chunk_hands=3, batch_records=3)
     ds = open_dataset(out)
     assert len(ds.parts()) == 6
     assert list(iter_hands(out)) == list(read_botzone(sample_path))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -24,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("files", nargs="+", type=Path, metavar="FILE")
     p.add_argument("--format", "-f", required=True, choices=sorted(FORMATS))
     p.add_argument("--out", "-o", required=True, type=Path, metavar="DATASET")
+    p.add_argument(
+        "--jobs", "-j", type=int, default=os.cpu_count() or 1,
+        help="processes parsing large inputs (default: CPU count); the dataset is the same for any N",
+    )
     p.add_argument("--strict", action="store_true", help="exit 2 if any record is rejected")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, only problems")
     p.set_defaults(func=run)
@@ -35,11 +40,13 @@ def run(args: argparse.Namespace) -> int:
     for path in args.files:
         if not path.is_file():
             raise MjstatsError(f"{path}: no such file")
-    read = reader_for(args.format)
-    inputs = [SourceInput(path, args.format, read) for path in args.files]
+    reader_for(args.format)  # an unknown format fails here, before anything is written
+    if args.jobs < 1:
+        raise MjstatsError(f"--jobs must be at least 1, not {args.jobs}")
+    inputs = [SourceInput(path, args.format) for path in args.files]
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:
-        summary = ingest_sources(inputs, args.out, progress=progress)
+        summary = ingest_sources(inputs, args.out, jobs=args.jobs, progress=progress)
     finally:
         if progress is not None:
             progress.close()

@@ -25,7 +25,7 @@ from mjstats.records import (
 )
 from mjstats.tiles import ALL_KINDS, Tile
 
-__all__ = ["BOTZONE_PROFILE", "read_botzone", "split_records"]
+__all__ = ["BOTZONE_PROFILE", "parse_record", "read_botzone", "split_records"]
 
 BOTZONE_PROFILE = "botzone"
 
@@ -50,29 +50,29 @@ class _Bad(Exception):
 RawLine = tuple[int, str | None]  # (1-based line number, text; None where the bytes were not UTF-8)
 
 
-def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, list[RawLine]]]:
-    """Group physical lines into records: from a ``Match`` line to the next blank or ``Match`` line.
+def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes]]:
+    """Cut physical lines into records: from a ``Match`` line to the next blank or ``Match`` line.
 
-    Lines outside any record are yielded as their own group so that they become rejects
-    (nothing is dropped silently). Yields ``(first_line_number, [(line_no, text), ...])``;
-    a line that is not valid UTF-8 has text None (its record is rejected, the rest read on).
+    Yields ``(first_line_number, record_bytes)`` with every line of the record ending in a
+    newline. Lines outside any record come out as records of their own, so that they become
+    rejects (nothing is dropped silently). Decoding is left to :func:`parse_record`.
     """
     group: list[bytes] = []
     start = 0
     for number, raw in enumerate(_as_bytes(lines), 1):
         if raw.isspace() or not raw:  # a blank line ends a record
             if group:
-                yield start, _decode(start, group)
+                yield start, b"".join(group)
                 group = []
             continue
         if group and raw.startswith(b"Match "):  # a record that lost its blank line
-            yield start, _decode(start, group)
+            yield start, b"".join(group)
             group = []
         if not group:
             start = number
         group.append(raw)
     if group:
-        yield start, _decode(start, group)
+        yield start, b"".join(group)
 
 
 def _as_bytes(lines: Iterable[bytes | str]) -> Iterator[bytes]:
@@ -83,21 +83,30 @@ def _as_bytes(lines: Iterable[bytes | str]) -> Iterator[bytes]:
         yield line if line.endswith(b"\n") else line + b"\n"
 
 
-def _decode(start: int, group: list[bytes]) -> list[RawLine]:
-    """Decode a record's lines at once; line by line only when the bytes are not all UTF-8."""
+def _decode(start: int, record: bytes) -> tuple[list[RawLine], str]:
+    """A record's lines (decoded at once; line by line only when not all UTF-8) and its text."""
     try:
-        text = b"".join(group).decode("utf-8")
+        text = record.decode("utf-8")
     except UnicodeDecodeError:
         out: list[RawLine] = []
-        for i, raw in enumerate(group):
+        for i, raw in enumerate(record.split(b"\n")[:-1]):
             try:
-                out.append((start + i, raw.decode("utf-8").rstrip("\r\n")))
+                out.append((start + i, raw.decode("utf-8").rstrip("\r")))
             except UnicodeDecodeError:
                 out.append((start + i, None))
-        return out
+        return out, "\n".join(t if t is not None else "<invalid UTF-8>" for _, t in out)
     body = text.split("\n")
     body.pop()  # every line ends in a newline: the last piece is empty
-    return [(start + i, t.rstrip("\r")) for i, t in enumerate(body)]
+    return [(start + i, t.rstrip("\r")) for i, t in enumerate(body)], text.rstrip("\n")
+
+
+def parse_record(record: bytes, start: int, source: str) -> Hand | Reject:
+    """One record (as cut by :func:`split_records`) as a Hand, or a Reject saying why not."""
+    group, raw = _decode(start, record)
+    try:
+        return _parse_record(group, source, start, raw)
+    except _Bad as bad:
+        return Reject(source=source, line=bad.line, error=str(bad), match_id=_match_id(group), raw=raw)
 
 
 def read_botzone(
@@ -109,20 +118,14 @@ def read_botzone(
     """
     if isinstance(source, str | os.PathLike):
         path = Path(source)
+        label = name or str(source)
         with path.open("rb") as stream:
-            yield from _read_groups(stream, name or str(source))
+            for start, record in split_records(stream):
+                yield parse_record(record, start, label)
         return
-    yield from _read_groups(source, name or "<input>")
-
-
-def _read_groups(lines: Iterable[bytes | str], source: str) -> Iterator[Hand | Reject]:
-    for start, group in split_records(lines):
-        raw = "\n".join(t if t is not None else "<invalid UTF-8>" for _, t in group)
-        try:
-            yield _parse_record(group, source, start, raw)
-        except _Bad as bad:
-            match_id = _match_id(group)
-            yield Reject(source=source, line=bad.line, error=str(bad), match_id=match_id, raw=raw)
+    label = name or "<input>"
+    for start, record in split_records(source):
+        yield parse_record(record, start, label)
 
 
 def _match_id(group: list[RawLine]) -> str | None:

@@ -28,7 +28,15 @@ from mjstats.records import (
 )
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["INGEST_TABLES", "SCHEMAS", "UNDATED", "HandColumns", "hands_from_tables"]
+__all__ = [
+    "HAND_TABLES",
+    "INGEST_TABLES",
+    "SCHEMAS",
+    "UNDATED",
+    "HandColumns",
+    "hands_from_tables",
+    "rejects_table",
+]
 
 UNDATED = "undated"  # period partition of hands without a timestamp
 
@@ -129,6 +137,7 @@ SCHEMAS: dict[str, pa.Schema] = {
 }
 
 INGEST_TABLES = ("matches", "hands", "events", "wins", "fans", "payments")
+HAND_TABLES = ("hands", "events", "wins", "fans", "payments")  # aligned: same hands, same order
 
 
 class HandColumns:
@@ -136,20 +145,9 @@ class HandColumns:
 
     def __init__(self) -> None:
         self.cols: dict[str, dict[str, list[Any]]] = {
-            name: {f: [] for f in SCHEMAS[name].names} for name in INGEST_TABLES
+            name: {f: [] for f in SCHEMAS[name].names} for name in HAND_TABLES
         }
         self.n_hands = 0
-
-    def add_match(self, hand: Hand, n_hands: int) -> None:
-        c = self.cols["matches"]
-        prov = hand.provenance
-        c["match_id"].append(hand.match_id)
-        c["profile"].append(hand.profile)
-        c["players"].append(list(hand.players))
-        c["n_hands"].append(n_hands)
-        c["started_at"].append(hand.started_at)
-        c["source"].append(prov.source if prov else None)
-        c["line"].append(prov.line if prov else None)
 
     def add_hand(self, hand: Hand) -> None:
         self.n_hands += 1

@@ -4,33 +4,42 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mjstats.records import Hand, Reject
+from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.layout import new_version
-from mjstats.store.schema import INGEST_TABLES, SCHEMAS, UNDATED, HandColumns, rejects_table
+from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
 
 __all__ = ["IngestSummary", "SourceInput", "ingest_sources", "sha256_file", "write_derived"]
 
 DEFAULT_CHUNK_HANDS = 5_000  # hands buffered per partition before a part file is written
+PARALLEL_MIN_BYTES = 4 << 20  # smaller inputs are parsed in this process
 
 Progress = Callable[[int], None]  # called with the number of records read so far
 
 
 @dataclass(frozen=True)
 class SourceInput:
-    """One input to ingest: its path and a function reading it into records."""
+    """One input to ingest: its path, its format name, and optionally a custom reader.
+
+    Without ``read`` the format's record splitter and parser are used, which lets large inputs
+    be parsed by several processes (``jobs``); a custom ``read`` (any function from a path to
+    records) is run in this process.
+    """
 
     path: Path
     format: str
-    read: Callable[[Path], Iterator[Hand | Reject]]
+    read: Callable[[Path], Iterator[Hand | Reject]] | None = None
 
 
 @dataclass
@@ -77,27 +86,72 @@ class _PartitionWriter:
         }
         self.run = run
         self.parts = 0
-        self.columns = HandColumns()
+        self.pending: dict[str, list[pa.Table]] = {name: [] for name in HAND_TABLES}
+        self.n_hands = 0
+        self.matches: dict[str, list[Any]] = {f: [] for f in SCHEMAS["matches"].names}
+
+    def add(self, tables: dict[str, pa.Table]) -> None:
+        for name, table in tables.items():
+            self.pending[name].append(table)
+        self.n_hands += tables["hands"].num_rows
+
+    def add_match(self, info: HandInfo, n_hands: int) -> None:
+        m = self.matches
+        m["match_id"].append(info.match_id)
+        m["profile"].append(info.profile)
+        m["players"].append(list(info.players))
+        m["n_hands"].append(n_hands)
+        m["started_at"].append(info.started_at)
+        m["source"].append(info.source)
+        m["line"].append(info.line)
 
     def flush(self) -> None:
-        if self.columns.n_hands == 0 and not self.columns.cols["matches"]["match_id"]:
+        if self.n_hands == 0 and not self.matches["match_id"]:
             return
-        tables = self.columns.take()
+        tables = {
+            name: pa.concat_tables(parts) if parts else SCHEMAS[name].empty_table()
+            for name, parts in self.pending.items()
+        }
+        tables["matches"] = pa.Table.from_pydict(self.matches, schema=SCHEMAS["matches"])
         name = f"part-{self.run:06d}-{self.parts:05d}.parquet"
         self.parts += 1
         for table_name, table in tables.items():
             folder = self.dirs[table_name]
             folder.mkdir(parents=True, exist_ok=True)
             pq.write_table(table, folder / name, compression="zstd")
+        for parts in self.pending.values():
+            parts.clear()
+        for values in self.matches.values():
+            values.clear()
+        self.n_hands = 0
         del tables
         gc.collect()  # the collector is paused while buffering; sweep once per part file
+
+
+def _batches(item: SourceInput, jobs: int, batch_records: int) -> Iterator[ParsedBatch]:
+    """The source's records, parsed in batches (by the format's own splitter where possible)."""
+    if item.read is not None:
+        records = item.read(item.path)
+        while True:
+            chunk = list(itertools.islice(records, batch_records))
+            if not chunk:
+                return
+            yield batch_from_records(chunk)
+    # a process pool pays off only on inputs of more than a few batches
+    use_jobs = jobs if os.path.getsize(item.path) > PARALLEL_MIN_BYTES else 1
+    with item.path.open("rb") as stream:
+        yield from parse_batches(
+            item.format, stream, str(item.path), jobs=use_jobs, batch_records=batch_records
+        )
 
 
 def ingest_sources(
     inputs: Iterable[SourceInput],
     out: Path,
     *,
+    jobs: int = 1,
     chunk_hands: int = DEFAULT_CHUNK_HANDS,
+    batch_records: int = BATCH_RECORDS,
     progress: Progress | None = None,
     reject_samples: int = 20,
 ) -> IngestSummary:
@@ -105,6 +159,7 @@ def ingest_sources(
 
     A source whose SHA-256 is already in the manifest is skipped (idempotent). A hand whose
     (match_id, hand_no) is already in the dataset, or earlier in this run, becomes a reject.
+    ``jobs`` processes parse large inputs in parallel; the result is the same for any ``jobs``.
     """
     out = Path(out)
     summary = IngestSummary()
@@ -122,57 +177,56 @@ def ingest_sources(
                 continue
             known.add(digest)
             counts = {"hands": 0, "rejects": 0}
-            match_state: list[Hand] = []  # hands of the match being read (for the matches table)
+            match: list[Any] = []  # [first HandInfo, hand count] of the match being read
 
-            def close_match(state: list[Hand] = match_state) -> None:
-                if state:
-                    first = state[0]
-                    key = (first.ruleset, first.period or UNDATED)
-                    writers[key].columns.add_match(first, len(state))
-                    summary.matches += 1
-                    state.clear()
-
-            for record in item.read(item.path):
-                read_so_far += 1
-                if progress is not None and read_so_far % 1000 == 0:
-                    progress(read_so_far)
-                if isinstance(record, Reject):
-                    rejects.append(record)
-                    counts["rejects"] += 1
-                    continue
-                key_hash = hash((record.match_id, record.hand_no))
-                if key_hash in seen:
-                    prov = record.provenance
-                    rejects.append(
-                        Reject(
-                            source=prov.source if prov else str(item.path),
-                            line=prov.line if prov else 0,
-                            error=f"duplicate hand: match {record.match_id} hand "
-                            f"{record.hand_no} is already in the dataset",
-                            match_id=record.match_id,
-                            raw=prov.raw if prov else None,
-                        )
-                    )
-                    counts["rejects"] += 1
-                    continue
-                seen.add(key_hash)
-                if match_state and match_state[0].match_id != record.match_id:
-                    close_match()
-                match_state.append(record)
-                part_key = (record.ruleset, record.period or UNDATED)
+            def writer_for(part_key: tuple[str, str]) -> _PartitionWriter:
                 writer = writers.get(part_key)
                 if writer is None:
                     writer = writers[part_key] = _PartitionWriter(staging, *part_key, run)
-                writer.columns.add_hand(record)
-                counts["hands"] += 1
-                summary.hands += 1
-                summary.events += len(record.events)
-                if record.result.is_win:
-                    summary.wins += 1
-                else:
-                    summary.draws += 1
-                if writer.columns.n_hands >= chunk_hands:
-                    writer.flush()
+                return writer
+
+            def close_match(match: list[Any] = match) -> None:
+                if match:
+                    info, n_hands = match
+                    writer_for((info.ruleset, info.period)).add_match(info, n_hands)
+                    summary.matches += 1
+                    match.clear()
+
+            for batch in _batches(item, jobs, batch_records):
+                read_so_far += batch.records
+                rejects.extend(batch.rejects)
+                counts["rejects"] += len(batch.rejects)
+                duplicates: set[tuple[str, int]] = set()
+                for info in batch.hands:
+                    key_hash = hash((info.match_id, info.hand_no))
+                    if key_hash in seen:
+                        duplicates.add((info.match_id, info.hand_no))
+                        rejects.append(_duplicate(info, item.path))
+                        counts["rejects"] += 1
+                        continue
+                    seen.add(key_hash)
+                    if match and match[0].match_id != info.match_id:
+                        close_match()
+                    if match:
+                        match[1] += 1
+                    else:
+                        match.extend((info, 1))
+                    counts["hands"] += 1
+                    summary.hands += 1
+                    summary.events += info.n_events
+                    if info.is_win:
+                        summary.wins += 1
+                    else:
+                        summary.draws += 1
+                for part_key, tables in batch.tables.items():
+                    if duplicates:
+                        tables = _without(tables, duplicates)
+                    writer = writer_for(part_key)
+                    writer.add(tables)
+                    if writer.n_hands >= chunk_hands:
+                        writer.flush()
+                if progress is not None:
+                    progress(read_so_far)
             close_match()
             manifest["sources"].append(
                 {
@@ -195,11 +249,30 @@ def ingest_sources(
             pq.write_table(rejects_table(rejects), folder / f"part-{run:06d}.parquet")
         summary.rejects = len(rejects)
         summary.reject_samples = rejects[:reject_samples]
-        if progress is not None:
-            progress(read_so_far)
         manifest["runs"] = run
         manifest["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest.get("tables", [])})
     return summary
+
+
+def _duplicate(info: HandInfo, path: Path) -> Reject:
+    return Reject(
+        source=info.source or str(path),
+        line=info.line or 0,
+        error=f"duplicate hand: match {info.match_id} hand {info.hand_no} is already in the dataset",
+        match_id=info.match_id,
+        raw=info.raw,
+    )
+
+
+def _without(tables: dict[str, pa.Table], keys: set[tuple[str, int]]) -> dict[str, pa.Table]:
+    """The tables without the rows of the given hands (rare: only duplicates are dropped)."""
+    out = {}
+    for name, table in tables.items():
+        pairs = zip(
+            table.column("match_id").to_pylist(), table.column("hand_no").to_pylist(), strict=True
+        )
+        out[name] = table.filter(pa.array([pair not in keys for pair in pairs], pa.bool_()))
+    return out
 
 
 @contextmanager

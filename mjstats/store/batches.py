@@ -1,0 +1,151 @@
+"""Parsing records in batches, in this process or in worker processes, into Arrow tables.
+
+A batch is a list of raw records cut from one source (``(first_line, bytes)``); parsing one
+yields a :class:`ParsedBatch`: Arrow tables per (ruleset, period) partition, a small summary row
+per hand (for duplicate checks, the matches table and the counts) and the rejects. Workers send
+back only these, so the parent process does no per-event work.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import pyarrow as pa
+
+from mjstats.formats import FORMATS
+from mjstats.records import Hand, Reject
+from mjstats.store.schema import UNDATED, HandColumns
+
+__all__ = ["BATCH_RECORDS", "HandInfo", "ParsedBatch", "batch_from_records", "parse_batches"]
+
+BATCH_RECORDS = 1_000  # records per batch handed to a worker
+
+RawRecord = tuple[int, bytes]  # (first line number, the record's bytes)
+
+
+class HandInfo(NamedTuple):
+    """What the parent needs of each parsed hand, in input order."""
+
+    match_id: str
+    hand_no: int
+    ruleset: str
+    period: str
+    profile: str
+    players: tuple[str, ...]
+    started_at: str | None
+    source: str | None
+    line: int | None
+    n_events: int
+    is_win: bool
+    raw: str | None
+
+
+@dataclass
+class ParsedBatch:
+    """One batch parsed: tables per partition, a row per hand, the rejects."""
+
+    tables: dict[tuple[str, str], dict[str, pa.Table]] = field(default_factory=dict)
+    hands: list[HandInfo] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+    records: int = 0
+
+
+def batch_from_records(records: Iterable[Hand | Reject], *, keep_raw: bool = True) -> ParsedBatch:
+    """Turn parsed records into a batch (columns per partition, summaries, rejects).
+
+    ``keep_raw=False`` leaves the hands' raw text out of the summaries (it stays in the source
+    file), which keeps what a worker sends back small.
+    """
+    batch = ParsedBatch()
+    columns: dict[tuple[str, str], HandColumns] = {}
+    for record in records:
+        batch.records += 1
+        if isinstance(record, Reject):
+            batch.rejects.append(record)
+            continue
+        key = (record.ruleset, record.period or UNDATED)
+        cols = columns.get(key)
+        if cols is None:
+            cols = columns[key] = HandColumns()
+        cols.add_hand(record)
+        prov = record.provenance
+        batch.hands.append(
+            HandInfo(
+                record.match_id,
+                record.hand_no,
+                key[0],
+                key[1],
+                record.profile,
+                record.players,
+                record.started_at,
+                prov.source if prov else None,
+                prov.line if prov else None,
+                len(record.events),
+                record.result.is_win,
+                prov.raw if prov and keep_raw else None,
+            )
+        )
+    batch.tables = {key: cols.take() for key, cols in columns.items()}
+    return batch
+
+
+Splitter = Callable[[Iterable[bytes]], Iterator[RawRecord]]
+Parser = Callable[[bytes, int, str], Hand | Reject]
+
+
+def _record_parser(format_name: str) -> tuple[Splitter, Parser]:
+    module_name, _ = FORMATS[format_name]
+    module = importlib.import_module(module_name)
+    return module.split_records, module.parse_record
+
+
+def parse_batch(format_name: str, source: str, items: list[RawRecord]) -> ParsedBatch:
+    """Parse one batch of raw records of a format (runs in a worker process)."""
+    _, parse = _record_parser(format_name)
+    return batch_from_records((parse(record, start, source) for start, record in items), keep_raw=False)
+
+
+def parse_batches(
+    format_name: str,
+    stream: Iterable[bytes],
+    source: str,
+    *,
+    jobs: int = 1,
+    batch_records: int = BATCH_RECORDS,
+) -> Iterator[ParsedBatch]:
+    """Parse a source's records in batches, in input order; with ``jobs > 1`` in worker processes.
+
+    At most ``2 * jobs`` batches are in flight, so memory stays bounded whatever the input size.
+    """
+    split, _ = _record_parser(format_name)
+    batches = _chunks(split(stream), batch_records)
+    if jobs <= 1:
+        for items in batches:
+            yield parse_batch(format_name, source, items)
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["mjstats.store.batches"])
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pending: list[Future[ParsedBatch]] = []
+        for items in batches:
+            pending.append(pool.submit(parse_batch, format_name, source, items))
+            if len(pending) >= 2 * jobs:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()
+
+
+def _chunks(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
+    chunk: list[RawRecord] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk

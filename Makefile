@@ -39,8 +39,11 @@ test-all: $(STAMP_DEV)
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench
 
+## Benchmarks (not part of the tests): each prints throughput and a ratio against a reference
+## measured in the same run. Run them on an otherwise idle machine.
+BENCHES := ingest fans shanten fuzhou audit simulate stats
 bench: $(STAMP_DEV)
-	$(BIN)/python bench/ingest.py
+	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -18,7 +18,7 @@ from mjstats.errors import MjstatsError
 COMMANDS: tuple[str, ...] = (
     "mjstats.cli.ingest",
     "mjstats.cli.export",
-    "mjstats.cli.audit",
+    "mjstats.cli.fan",
 )
 
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
@@ -15,6 +14,9 @@ from mjstats.errors import DatasetError
 from mjstats.records import Hand
 from mjstats.store.layout import manifest, version_path
 from mjstats.store.schema import SCHEMAS, hands_from_tables
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Dataset", "iter_hands", "open_dataset"]
 
@@ -68,6 +70,8 @@ class Dataset:
         filter: pads.Expression | None = None,
     ) -> pd.DataFrame:
         """One table as a pandas DataFrame (partition keys as plain string columns)."""
+        import pandas as pd  # here, not at import: replay workers never need pandas
+
         df = self.arrow(name, columns, filter).to_pandas()
         for key in ("ruleset", "period"):
             if key in df.columns and isinstance(df[key].dtype, pd.CategoricalDtype):

@@ -251,6 +251,24 @@ def _tile_or_none(code: int | None) -> Any:
     return None if code is None else ALL_KINDS[code]
 
 
+def _events_of(e: dict[str, list[Any]]) -> list[Event]:
+    """Every row of an events slice as an Event, built column-wise (the audit's hot path)."""
+    tiles = ALL_KINDS
+
+    def tile_or_none(values: list[int | None]) -> list[Any]:
+        return [None if t is None else tiles[t] for t in values]
+
+    dealt = [tuple(tiles[t] for t in ts) if ts else () for ts in e["tiles"]]
+    kinds = [_KINDS[k] for k in e["kind"]]
+    wins = [None if w is None else _WINS[w] for w in e["win"]]
+    columns = zip(
+        e["seq"], kinds, e["seat"], tile_or_none(e["tile"]), dealt, e["from_seat"],
+        tile_or_none(e["claimed"]), e["tail"], e["claim"], wins, e["line"],
+        strict=True,
+    )  # fmt: skip
+    return list(map(Event._make, columns))
+
+
 def hands_from_tables(
     ruleset: str,
     hands: pa.Table,
@@ -262,10 +280,10 @@ def hands_from_tables(
     """Rebuild Hand records from aligned slices of the tables (same hands, same order)."""
     tiles = ALL_KINDS
     h = hands.to_pydict()
-    e = events.to_pydict()
     w = wins.to_pydict()
     f = fans.to_pydict()
-    p = payments.to_pydict()
+    scores_col = payments.column("score").to_pylist()
+    all_events = _events_of(events.to_pydict())
     # fans are grouped per hand in order; index them by (match_id, hand_no)
     fan_rows: dict[tuple[str, int], list[FanEntry]] = {}
     for mid, no, name, count, points in zip(
@@ -280,30 +298,11 @@ def hands_from_tables(
     for i in range(len(h["match_id"])):
         mid, no = h["match_id"][i], h["hand_no"][i]
         n = h["n_events"][i]
-        evs = []
-        for j in range(ei, ei + n):
-            tile = e["tile"][j]
-            claimed = e["claimed"][j]
-            win = e["win"][j]
-            evs.append(
-                Event(
-                    e["seq"][j],
-                    _KINDS[e["kind"][j]],
-                    e["seat"][j],
-                    None if tile is None else tiles[tile],
-                    tuple(tiles[t] for t in e["tiles"][j]),
-                    e["from_seat"][j],
-                    None if claimed is None else tiles[claimed],
-                    e["tail"][j],
-                    e["claim"][j],
-                    None if win is None else _WINS[win],
-                    e["line"][j],
-                )
-            )
+        evs = tuple(all_events[ei : ei + n])
         ei += n
         scores = None
         if h["has_scores"][i]:
-            scores = tuple(p["score"][pi : pi + 4])
+            scores = tuple(scores_col[pi : pi + 4])
             pi += 4
         outcome = _OUTCOMES[h["outcome"][i]]
         fan_entries = tuple(fan_rows.get((mid, no), ()))
@@ -333,7 +332,7 @@ def hands_from_tables(
             profile=h["profile"][i],
             dealer=h["dealer"][i],
             prevalent_wind=h["prevalent_wind"][i],
-            events=tuple(evs),
+            events=evs,
             result=result,
             players=tuple(h["players"][i]),
             styles=tuple(h["styles"][i]),

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from botzone_corpus import write_renumbered  # noqa: E402
+from botzone_corpus import write_renumbered
 
 
 def _child(path: str, out: str, mode: str) -> None:

@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "mjstats.cli.ingest",
     "mjstats.cli.export",
     "mjstats.cli.fan",
+    "mjstats.cli.stats",
 )
 
 

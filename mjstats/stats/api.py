@@ -1,0 +1,95 @@
+"""Computing registered metrics by id, and turning result frames into plain rows (JSON/CSV)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from mjstats.stats import fans, gold, outcomes, streaks
+from mjstats.stats.grouping import StatsError, normalize_by
+from mjstats.stats.registry import METRICS, get_metric
+from mjstats.stats.tables import DatasetLike, as_dataset
+
+__all__ = ["COMPUTE", "compute", "compute_all", "result_rows"]
+
+COMPUTE = {**outcomes.COMPUTE, **fans.COMPUTE, **gold.COMPUTE, **streaks.COMPUTE}
+
+# group keys whose values a family always adds to its rows (besides the requested ones)
+_ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
+             "streak", "k")  # fmt: skip
+
+
+def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+    """One registered metric as a tidy frame (see ``docs/metrics.md`` for the ids)."""
+    get_metric(metric_id)
+    return COMPUTE[metric_id](as_dataset(ds), by)
+
+
+def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                metrics: Iterable[str] | None = None) -> pd.DataFrame:
+    """Several metrics (default: all that apply to the dataset's rulesets) in one frame.
+
+    Metrics that cannot be grouped by ``by`` (hand-level ones by a seat key, say) are skipped
+    with a warning; Fuzhou-only metrics are skipped on a dataset without Fuzhou hands.
+    """
+    normalize_by(by)  # an unknown key is an error, not a note per metric
+    dataset = as_dataset(ds)
+    rulesets = {r for r, _ in dataset.partitions()}
+    frames = []
+    keys: list[str] = []
+    for metric_id in metrics or METRICS:
+        metric = get_metric(metric_id)
+        if metrics is None and not rulesets & set(metric.rulesets):
+            continue
+        try:
+            frame = compute(dataset, metric_id, by)
+        except StatsError as exc:
+            if metrics is not None:
+                raise
+            warnings.warn(f"{metric_id}: {exc}", stacklevel=2)
+            continue
+        keys += [k for k in frame.attrs.get("group_keys", []) if k not in keys]
+        frames.append(frame)
+    out = pd.concat([f for f in frames if len(f)], ignore_index=True) if frames else pd.DataFrame()
+    out.attrs["group_keys"] = keys
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if value is None:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if value.is_integer() and abs(value) < 2**53:
+            return int(value)
+    return value
+
+
+def result_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as dicts: ``metric``, ``by`` (the row's group keys, non-null), ``numerator``,
+    ``denominator``, ``value``, ``ci_low``, ``ci_high``, ``hands``, ``small_sample``, then any
+    extra columns. Fan rows have ``by: {"fan": name, ...}``."""
+    keys = list(frame.attrs.get("group_keys", []))
+    keys += [k for k in _ROW_KEYS if k in frame.columns and k not in keys]
+    fixed = ("metric", "numerator", "denominator", "value", "ci_low", "ci_high", "hands", "small_sample")
+    rows = []
+    for rec in frame.to_dict(orient="records"):
+        by = {k: _plain(rec[k]) for k in keys if k in rec and _plain(rec[k]) is not None}
+        row: dict[str, Any] = {"metric": rec["metric"], "by": by}
+        for name in fixed[1:]:
+            if name in rec:
+                row[name] = _plain(rec[name])
+        for name, value in rec.items():
+            if name not in row and name not in keys and name not in fixed:
+                plain = _plain(value)
+                if plain is not None:
+                    row[name] = plain
+        rows.append(row)
+    return rows

@@ -1,0 +1,391 @@
+"""The base tables every metric is computed from, built in one streaming pass over the dataset.
+
+The pass reads the aligned ingest tables part file by part file (each part holds a bounded
+number of hands, the same hands in every table), and only the columns the metrics need. Events
+become per-(hand, seat) counters with numpy (calls, discards, the winning event's discarder);
+no event row is kept. The result, :class:`Base`, holds three frames:
+
+- ``hands``: one row per hand (index = ``hand_id``, the hand's position in the pass);
+- ``seats``: one row per seat of a hand, with the group keys (seat, player, style, dealer,
+  wind, ruleset, period, profile, streak) and additive 0/1 counters (win, self_draw, deal_in,
+  draw, called, ...) and summable values (discards, fan_total, points);
+- ``fans``: one row per recorded fan of a win (hand_id, winner, name, count).
+
+Bases are cached per dataset version (a version folder never changes once written).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from pandas.api.types import union_categoricals
+
+from mjstats.errors import DatasetError
+from mjstats.stats.holdings import seat_melds, tile_counts
+from mjstats.stats.parts import DatasetLike, as_dataset, kind_codes, read_part
+from mjstats.store import Dataset
+
+__all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "clear_cache", "kind_codes", "read_part"]
+
+
+HAND_COLUMNS = (
+    "match_id", "hand_no", "profile", "dealer", "streak", "gold", "outcome", "players", "styles",
+    "has_scores", "n_events",
+)  # fmt: skip
+WIN_COLUMNS = ("match_id", "hand_no", "winner", "loser", "self_drawn", "win_kind", "fan_total", "pattern")
+EVENT_COLUMNS = ("kind", "seat", "from_seat", "tile", "tiles", "claimed")
+CALL_KINDS = ("chi", "peng", "gang")  # 副露: melds taken from another's discard (not angang)
+
+
+@dataclass(frozen=True)
+class DrawnHands:
+    """The hands of one part that ended in an exhaustive draw, with what each seat held then:
+    concealed tile counts (row = position * 4 + seat) and melds (same row numbers)."""
+
+    ruleset: str
+    hand_ids: np.ndarray
+    profiles: list[str]
+    golds: list[int | None]
+    counts: np.ndarray
+    melds: dict[int, list[tuple[str, int, int]]]
+
+
+@dataclass(frozen=True)
+class Base:
+    """The per-hand, per-seat and per-fan frames of one dataset version (see module doc)."""
+
+    hands: pd.DataFrame
+    seats: pd.DataFrame
+    fans: pd.DataFrame
+    keys: pa.Table  # match_id, hand_no per hand_id (for joining derived tables)
+    drawn: tuple[DrawnHands, ...] = ()  # holdings at exhaustive draws (tenpai)
+
+
+_CACHE: OrderedDict[str, Base] = OrderedDict()
+_CACHE_SIZE = 2
+
+
+def clear_cache() -> None:
+    """Forget the cached base tables (they are rebuilt on the next call)."""
+    _CACHE.clear()
+
+
+def base_tables(ds: DatasetLike) -> Base:
+    """The base tables of a dataset's live version (built once, then cached)."""
+    dataset = as_dataset(ds)
+    key = str(dataset.path.resolve())
+    base = _CACHE.get(key)
+    if base is None:
+        base = _build(dataset)
+        _CACHE[key] = base
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return base
+
+
+class _Frames:
+    """Accumulates per-part column arrays, then concatenates them once."""
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list] = {}
+
+    def add(self, **columns: object) -> None:
+        for name, values in columns.items():
+            self.cols.setdefault(name, []).append(values)
+
+    def frame(self, categorical: tuple[str, ...]) -> pd.DataFrame:
+        out: dict[str, object] = {}
+        for name, parts in self.cols.items():
+            if name in categorical:
+                # one category dtype (str) for every part, even parts with only nulls
+                same = [c.set_categories(c.categories.astype("str")) for c in parts]
+                out[name] = union_categoricals(same, sort_categories=True)
+            else:
+                out[name] = np.concatenate(parts) if parts else np.array([])
+        return pd.DataFrame(out)
+
+
+_SEAT_CATEGORIES = ("ruleset", "period", "profile", "player", "style", "dealer")
+_HAND_CATEGORIES = ("ruleset", "period", "profile", "win_kind", "pattern")
+_FAN_CATEGORIES = ("name",)
+
+
+SCAN_THREADS = 2  # parquet decoding and numpy release the GIL: parts scan in parallel
+_WINDOW = 4  # parts in flight at once (bounds memory)
+
+
+def _scan_alone(ds: Dataset, ruleset: str, period: str, part: str) -> tuple[int, _Frames, _Frames, _Frames,
+                                                                           list[pa.Table], list[DrawnHands]]:
+    """One part scanned into its own buffers, hand ids counted from 0 (offset when combined)."""
+    frames = (_Frames(), _Frames(), _Frames())
+    keys: list[pa.Table] = []
+    drawn: list[DrawnHands] = []
+    n = _scan_part(ds, ruleset, period, part, 0, *frames, keys, drawn)
+    return (n, *frames, keys, drawn)
+
+
+def _build(ds: Dataset) -> Base:
+    hands, seats, fans = _Frames(), _Frames(), _Frames()
+    keys: list[pa.Table] = []
+    drawn: list[DrawnHands] = []
+    offset = 0
+    todo = list(ds.parts())
+    with ThreadPoolExecutor(max_workers=SCAN_THREADS) as pool:
+        pending: deque = deque()
+        while todo or pending:
+            while todo and len(pending) < _WINDOW:
+                pending.append(pool.submit(_scan_alone, ds, *todo.pop(0)))
+            n, ph, ps, pf, pk, pd_ = pending.popleft().result()
+            for local, into in ((ph, hands), (ps, seats), (pf, fans)):
+                for name, values in local.cols.items():
+                    for v in values:
+                        into.add(**{name: v + offset if name == "hand_id" else v})
+            keys.extend(pk)
+            drawn.extend(replace(d, hand_ids=d.hand_ids + offset) for d in pd_)
+            offset += n
+    if offset == 0:
+        return _empty_base()
+    return Base(
+        hands=hands.frame(_HAND_CATEGORIES),
+        seats=seats.frame(_SEAT_CATEGORIES),
+        fans=fans.frame(_FAN_CATEGORIES) if fans.cols else _empty_fans(),
+        keys=pa.concat_tables(keys),
+        drawn=tuple(drawn),
+    )
+
+
+def _key_strings(table: pa.Table) -> pa.Array:
+    """``match_id`` and ``hand_no`` joined into one string per row (a hashable hand key)."""
+    joined = pc.binary_join_element_wise(
+        table.column("match_id"), pc.cast(table.column("hand_no"), pa.string()), "\x1f"
+    )
+    return joined.combine_chunks() if isinstance(joined, pa.ChunkedArray) else joined
+
+
+def _constant(value: str, n: int) -> pd.Categorical:
+    return pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[value])
+
+
+def _encoded(column: pa.ChunkedArray | pa.Array) -> pd.Categorical:
+    """A string column as a categorical built from Arrow's dictionary encoding (nulls kept)."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    codes = pc.fill_null(column.indices, -1).to_numpy(zero_copy_only=False)
+    categories = column.dictionary.to_pylist()
+    if len(set(categories)) != len(categories) or any(c is None for c in categories):
+        return pd.Categorical(column.to_pylist())
+    return pd.Categorical.from_codes(codes.astype(np.int32), categories=pd.Index(categories, dtype="str"))
+
+
+def _scattered(values: pa.ChunkedArray, positions: np.ndarray, n: int) -> pd.Categorical:
+    """A categorical of length ``n`` holding ``values`` at ``positions`` and null elsewhere."""
+    enc = _encoded(values)
+    codes = np.full(n, -1, dtype=np.int32)
+    codes[positions] = enc.codes
+    return pd.Categorical.from_codes(codes, dtype=enc.dtype)
+
+
+def _seat_strings(column: pa.ChunkedArray, n: int) -> pd.Categorical:
+    """A per-seat string list column (players, styles) as 4n categorical values ('' if absent)."""
+    lengths = pc.list_value_length(column).fill_null(0).to_numpy(zero_copy_only=False)
+    if n and (lengths == 4).all():
+        return _encoded(pc.fill_null(pc.list_flatten(column), ""))
+    if n and (lengths == 0).all():
+        return _constant("", 4 * n)
+    out: list[str] = []
+    for row in column.to_pylist():
+        row = list(row or [])[:4]
+        out.extend((s or "") for s in row)
+        out.extend([""] * (4 - len(row)))
+    return pd.Categorical(out)
+
+
+def _ints(column: pa.ChunkedArray | pa.Array, fill: int) -> np.ndarray:
+    return pc.fill_null(column, fill).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
+               hands: _Frames, seats: _Frames, fans: _Frames, keys: list[pa.Table],
+               drawn: list[DrawnHands]) -> int:
+    h = read_part(ds, "hands", ruleset, period, part, HAND_COLUMNS)
+    n = h.num_rows
+    if n == 0:
+        return 0
+    w = read_part(ds, "wins", ruleset, period, part, WIN_COLUMNS)
+    p = read_part(ds, "payments", ruleset, period, part, ("match_id", "hand_no", "seat", "score"))
+    e = read_part(ds, "events", ruleset, period, part, EVENT_COLUMNS)
+    f = read_part(ds, "fans", ruleset, period, part, ("match_id", "hand_no", "winner", "name", "count"))
+    keys.append(h.select(["match_id", "hand_no"]))
+    hand_keys = _key_strings(h)
+
+    def locate(table: pa.Table) -> np.ndarray:
+        """Row positions in ``h`` of each row's hand (hashing in Arrow, no Python strings)."""
+        if table.num_rows == 0:
+            return np.zeros(0, dtype=np.int64)
+        where = pc.index_in(_key_strings(table), value_set=hand_keys)
+        if where.null_count:
+            raise DatasetError(f"{ds.root}: {part}: rows whose hand is not in the hands table")
+        return where.to_numpy(zero_copy_only=False).astype(np.int64)
+
+    dealer = _ints(h.column("dealer"), 0)
+    streak = _ints(h.column("streak"), 0)
+    draw = pc.fill_null(pc.equal(h.column("outcome"), "draw"), False).to_numpy(zero_copy_only=False)
+    has_scores = pc.fill_null(h.column("has_scores"), False).to_numpy(zero_copy_only=False)
+
+    # --- wins: one per winning hand -------------------------------------------------------------
+    wi = locate(w)
+    winner = np.full(n, -1, dtype=np.int64)
+    loser = np.full(n, -1, dtype=np.int64)
+    self_drawn = np.zeros(n, dtype=bool)
+    fan_total = np.full(n, np.nan)
+    win_kind = np.full(n, None, dtype=object)
+    if len(wi):
+        winner[wi] = _ints(w.column("winner"), -1)
+        loser[wi] = _ints(w.column("loser"), -1)
+        self_drawn[wi] = pc.fill_null(w.column("self_drawn"), False).to_numpy(zero_copy_only=False)
+        fan_total[wi] = w.column("fan_total").to_numpy(zero_copy_only=False).astype(float)
+        win_kind[wi] = pc.cast(w.column("win_kind"), pa.string()).to_numpy(zero_copy_only=False)
+
+    # --- events: per (hand, seat) counters ------------------------------------------------------
+    n_events = _ints(h.column("n_events"), 0)
+    if int(n_events.sum()) != e.num_rows:
+        raise DatasetError(f"{ds.root}: {part}: events do not line up with hands.n_events")
+    hidx = np.repeat(np.arange(n), n_events)
+    kind = kind_codes(e.column("kind"), (*CALL_KINDS, "discard", "hu"))
+    seat = _ints(e.column("seat"), -1)
+    slot = hidx * 4 + seat
+    valid = seat >= 0
+    call_mask = (kind >= 0) & (kind < len(CALL_KINDS)) & valid
+    called = np.bincount(slot[call_mask], minlength=4 * n) > 0
+    disc_mask = (kind == len(CALL_KINDS)) & valid
+    discards = np.bincount(slot[disc_mask], minlength=4 * n)
+    hu_mask = kind == len(CALL_KINDS) + 1
+    hu_from = np.full(n, -1, dtype=np.int64)
+    if hu_mask.any():
+        hu_h = hidx[hu_mask]
+        hu_f = _ints(e.column("from_seat"), -1)[hu_mask]
+        first_h, first = np.unique(hu_h, return_index=True)
+        hu_from[first_h] = hu_f[first]
+
+    # holdings at exhaustive draws, summed from the same events (tenpai_at_draw)
+    if draw.any():
+        ev = e.filter(pa.array(np.repeat(draw, n_events)))
+        sub = n_events[draw]
+        drawn.append(DrawnHands(
+            ruleset, np.flatnonzero(draw) + offset,
+            [str(x or "") for x in np.asarray(h.column("profile").to_pylist(), dtype=object)[draw]],
+            [None if g is None else int(g)
+             for g in np.asarray(h.column("gold").to_pylist(), dtype=object)[draw]],
+            tile_counts(ev, sub).astype(np.int8), seat_melds(ev, sub),
+        ))
+
+    # Robbing a kong is a deal-in by the konger, even where the platform scores it as a
+    # self-draw (reference fuzhou.md) and records no loser: take the HU event's from_seat.
+    rob_kong = win_kind == "rob_kong"
+    need_from = (loser < 0) & (winner >= 0) & (rob_kong | ~self_drawn)
+    loser = np.where(need_from, hu_from, loser)
+    plain_self_draw = self_drawn & ~rob_kong
+
+    # --- payments: net score per seat -----------------------------------------------------------
+    points = np.full(4 * n, np.nan)
+    if p.num_rows:
+        pi = locate(p)
+        ps = _ints(p.column("seat"), -1)
+        ok = (ps >= 0) & (ps < 4)
+        points[pi[ok] * 4 + ps[ok]] = p.column("score").to_numpy(zero_copy_only=False)[ok].astype(float)
+
+    # --- frames ---------------------------------------------------------------------------------
+    seat_no = np.tile(np.arange(4, dtype=np.int64), n)
+    hand_of_seat = np.repeat(np.arange(n), 4)
+    is_winner = winner[hand_of_seat] == seat_no
+    is_dealer = dealer[hand_of_seat] == seat_no
+    profile = _encoded(h.column("profile"))
+    hands.add(
+        hand_id=(np.arange(n) + offset).astype(np.int64),
+        ruleset=_constant(ruleset, n),
+        period=_constant(period, n),
+        profile=profile,
+        dealer=dealer.astype(np.int8),
+        streak=streak.astype(np.int16),
+        gold=_ints(h.column("gold"), -1).astype(np.int8),
+        draw=draw,
+        has_scores=has_scores,
+        winner=winner.astype(np.int8),
+        loser=loser.astype(np.int8),
+        self_draw=plain_self_draw,
+        fan_total=fan_total,
+        win_kind=_scattered(w.column("win_kind"), wi, n),
+        pattern=_scattered(w.column("pattern"), wi, n),
+    )
+    seats.add(
+        hand_id=(hand_of_seat + offset).astype(np.int64),
+        seat=seat_no.astype(np.int8),
+        ruleset=_constant(ruleset, 4 * n),
+        period=_constant(period, 4 * n),
+        profile=pd.Categorical.from_codes(np.repeat(profile.codes, 4), dtype=profile.dtype),
+        player=_seat_strings(h.column("players"), n),
+        style=_seat_strings(h.column("styles"), n),
+        dealer=pd.Categorical.from_codes((~is_dealer).astype(np.int8), categories=["dealer", "non-dealer"]),
+        wind=((seat_no - dealer[hand_of_seat]) % 4).astype(np.int8),
+        streak=streak[hand_of_seat].astype(np.int16),
+        hands=np.ones(4 * n, dtype=np.int8),
+        win=is_winner,
+        self_draw=is_winner & plain_self_draw[hand_of_seat],
+        deal_in=loser[hand_of_seat] == seat_no,
+        draw=draw[hand_of_seat],
+        called=called,
+        discards=discards.astype(np.int16),
+        fan_total=np.where(is_winner, fan_total[hand_of_seat], np.nan),
+        points=points,
+        scored=has_scores[hand_of_seat] & ~np.isnan(points),
+    )
+    if f.num_rows:
+        fi = locate(f)
+        fans.add(
+            hand_id=(fi + offset).astype(np.int64),
+            winner=_ints(f.column("winner"), -1).astype(np.int8),
+            name=_encoded(f.column("name")),
+            count=_ints(f.column("count"), 1).astype(np.int16),
+        )
+    return n
+
+
+def _empty_fans() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "hand_id": np.zeros(0, np.int64),
+            "winner": np.zeros(0, np.int8),
+            "name": pd.Categorical([]),
+            "count": np.zeros(0, np.int16),
+        }
+    )
+
+
+def _empty_base() -> Base:
+    hands = _Frames()
+    seats = _Frames()
+    empty_cat = pd.Categorical([])
+    for frame, cats in ((hands, _HAND_CATEGORIES), (seats, _SEAT_CATEGORIES)):
+        for name in cats:
+            frame.add(**{name: empty_cat})
+    hands.add(hand_id=np.zeros(0, np.int64), dealer=np.zeros(0, np.int8), streak=np.zeros(0, np.int16),
+              gold=np.zeros(0, np.int8), draw=np.zeros(0, bool), has_scores=np.zeros(0, bool),
+              winner=np.zeros(0, np.int8), loser=np.zeros(0, np.int8), self_draw=np.zeros(0, bool),
+              fan_total=np.zeros(0))
+    seats.add(hand_id=np.zeros(0, np.int64), seat=np.zeros(0, np.int8), wind=np.zeros(0, np.int8),
+              streak=np.zeros(0, np.int16), hands=np.zeros(0, np.int8), win=np.zeros(0, bool),
+              self_draw=np.zeros(0, bool), deal_in=np.zeros(0, bool), draw=np.zeros(0, bool),
+              called=np.zeros(0, bool), discards=np.zeros(0, np.int16), fan_total=np.zeros(0),
+              points=np.zeros(0), scored=np.zeros(0, bool))
+    return Base(hands.frame(_HAND_CATEGORIES), seats.frame(_SEAT_CATEGORIES), _empty_fans(),
+                pa.table({"match_id": pa.array([], pa.string()), "hand_no": pa.array([], pa.int32())}))

@@ -1,0 +1,169 @@
+"""Acceptance on the bundled Botzone sample (16 hands): rates by seat, fan frequencies, the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from mjstats.cli import main
+from mjstats.formats.botzone import read_botzone
+from mjstats.records import Hand
+from mjstats.stats import compute, compute_all, fan_frequencies, result_rows, win_rates
+from mjstats.store import SourceInput, ingest_sources, write_derived
+
+
+@pytest.fixture(scope="module")
+def sample_ds(tmp_path_factory, sample_path) -> Path:
+    out = tmp_path_factory.mktemp("bz") / "ds"
+    ingest_sources([SourceInput(sample_path, "botzone", read_botzone)], out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def records(sample_path) -> list[Hand]:
+    return [r for r in read_botzone(sample_path) if isinstance(r, Hand)]
+
+
+def _by_seat(frame, metric):
+    rows = frame[frame["metric"] == metric].sort_values("seat")
+    return list(rows["numerator"].astype(int)), list(rows["denominator"].astype(int))
+
+
+def test_pinned_rates_by_seat(sample_ds):
+    rates = win_rates(sample_ds, by="seat")
+    assert _by_seat(rates, "win_rate") == ([1, 3, 2, 8], [16] * 4)
+    assert _by_seat(rates, "deal_in_rate") == ([1, 3, 3, 1], [16] * 4)
+    assert _by_seat(rates, "self_draw_share") == ([0, 1, 1, 4], [1, 3, 2, 8])
+    assert rates["small_sample"].all()  # 16 hands per seat
+
+
+def test_rates_match_the_records(sample_ds, records):
+    """The same counts derived straight from the parsed records (no dataset, no pandas)."""
+    wins = Counter(h.result.winner for h in records if h.result.is_win)
+    deal_ins = Counter(h.result.loser for h in records if h.result.is_win and h.result.loser is not None)
+    self_draws = Counter(h.result.winner for h in records if h.result.is_win and h.result.self_drawn)
+    calls = Counter(
+        s for h in records for s in {e.seat for e in h.events if e.kind in ("chi", "peng", "gang")}
+    )
+    rates = win_rates(sample_ds, by="seat")
+    assert _by_seat(rates, "win_rate")[0] == [wins[s] for s in range(4)]
+    assert _by_seat(rates, "deal_in_rate")[0] == [deal_ins[s] for s in range(4)]
+    assert _by_seat(rates, "self_draw_share")[0] == [self_draws[s] for s in range(4)]
+    assert _by_seat(rates, "call_rate")[0] == [calls[s] for s in range(4)]
+
+
+def test_ping_hu_frequency(sample_ds, records):
+    freq = fan_frequencies(sample_ds)
+    row = freq[freq["fan"] == "平和"].iloc[0]
+    assert (row.numerator, row.denominator) == (6, 14)
+    with_it = sum(1 for h in records if any(f.name == "平和" for f in h.result.fans))
+    assert row.numerator == with_it
+    # every fan's count is the number of wins listing it
+    expected = Counter(f.name for h in records for f in {x.name: x for x in h.result.fans}.values())
+    assert dict(zip(freq["fan"], freq["numerator"], strict=True)) == dict(expected)
+
+
+def test_means_match_the_records(sample_ds, records):
+    won = [h for h in records if h.result.is_win]
+    fan = compute(sample_ds, "mean_fan").iloc[0]
+    assert fan.numerator == sum(h.result.fan_total for h in won) and fan.denominator == len(won)
+    pts = compute(sample_ds, "mean_win_points").iloc[0]
+    assert pts.numerator == sum(h.result.scores[h.result.winner] for h in won)
+    turn = compute(sample_ds, "mean_win_turn").iloc[0]
+    discards = sum(
+        1 + sum(1 for e in h.events if e.kind == "discard" and e.seat == h.result.winner) for h in won
+    )
+    assert turn.numerator == discards
+    net = compute(sample_ds, "net_points").iloc[0]
+    assert net.numerator == 0 and net.denominator == 64  # Botzone scores are zero-sum
+
+
+def test_tenpai_at_draw_reads_every_seat(sample_ds, records):
+    t = compute(sample_ds, "tenpai_at_draw").iloc[0]
+    draws = sum(1 for h in records if not h.result.is_win)
+    assert t.denominator == 4 * draws and t.unreadable == 0
+    assert 0 <= t.numerator <= t.denominator
+
+
+def test_cli_json(sample_ds, capsys):
+    assert main(["stats", str(sample_ds), "--by", "seat", "--metric", "win_rate", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["by"] for r in rows] == [{"seat": s} for s in range(4)]
+    assert [r["numerator"] for r in rows] == [1, 3, 2, 8]
+    for r in rows:
+        assert set(r) >= {"metric", "by", "numerator", "denominator", "value", "ci_low", "ci_high"}
+        assert r["metric"] == "win_rate" and r["ci_low"] <= r["value"] <= r["ci_high"]
+
+
+def test_cli_fan_rows_are_keyed_by_fan(sample_ds, capsys):
+    assert main(["stats", str(sample_ds), "-m", "fan_frequency", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    ping = [r for r in rows if r["by"] == {"fan": "平和"}]
+    assert len(ping) == 1 and (ping[0]["numerator"], ping[0]["denominator"]) == (6, 14)
+
+
+def test_cli_table_and_csv(sample_ds, capsys):
+    assert main(["stats", str(sample_ds)]) == 0
+    out = capsys.readouterr().out
+    assert "win_rate  和牌率 (Win rate)" in out and "small sample" in out
+    assert main(["stats", str(sample_ds), "--by", "seat", "-m", "deal_in_rate", "--csv"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("metric,seat,numerator,denominator,value")
+    assert len(lines) == 5
+
+
+def test_cli_errors_are_one_line(sample_ds, tmp_path, capsys):
+    assert main(["stats", str(tmp_path / "missing")]) == 2
+    assert main(["stats", str(sample_ds), "--by", "colour"]) == 2
+    assert main(["stats", str(sample_ds), "-m", "no_such_metric"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(line.startswith("mjstats stats: error:") for line in err)
+
+
+def test_all_metrics_json_rows(sample_ds):
+    frame = compute_all(sample_ds)
+    rows = result_rows(frame)
+    assert {r["metric"] for r in rows} >= {"win_rate", "fan_frequency", "fan_lift", "streak_trend"}
+    json.dumps(rows)  # plain values only
+
+
+def test_recorded_vs_computed_fans(tmp_path, sample_path):
+    """With audit tables present: totals that differ and fans only one side has."""
+    out = tmp_path / "ds"
+    ingest_sources([SourceInput(sample_path, "botzone", read_botzone)], out)
+    recs = [r for r in read_botzone(sample_path) if isinstance(r, Hand) and r.result.is_win][:3]
+    cw = {"match_id": [], "hand_no": [], "winner": [], "fan_total": [], "recorded_fan_total": [],
+          "ruleset": []}
+    cf = {"match_id": [], "hand_no": [], "name": [], "count": [], "points": [], "ruleset": []}
+    for i, h in enumerate(recs):
+        cw["match_id"].append(h.match_id)
+        cw["hand_no"].append(h.hand_no)
+        cw["winner"].append(h.result.winner)
+        cw["fan_total"].append(h.result.fan_total + (2 if i == 0 else 0))  # first one differs
+        cw["recorded_fan_total"].append(h.result.fan_total)
+        cw["ruleset"].append("guobiao")
+        fans = list(h.result.fans) if i else list(h.result.fans)[1:]  # first drops a fan
+        for f in fans:
+            cf["match_id"].append(h.match_id)
+            cf["hand_no"].append(h.hand_no)
+            cf["name"].append(f.name)
+            cf["count"].append(f.count)
+            cf["points"].append(f.points)
+            cf["ruleset"].append("guobiao")
+    write_derived(out, {"computed_wins": pa.table(cw), "computed_fans": pa.table(cf)})
+    rate = compute(out, "fan_mismatch_rate").iloc[0]
+    assert (rate.numerator, rate.denominator) == (1, 3)
+    dis = compute(out, "fan_disagreement")
+    dropped = recs[0].result.fans[0].name
+    row = dis[dis["fan"] == dropped].iloc[0]
+    assert row.numerator == 1 and row.recorded_only == 1 and row.computed_only == 0
+    assert dis["numerator"].sum() == 1
+
+
+def test_absent_audit_tables_give_empty_frames(sample_ds):
+    assert compute(sample_ds, "fan_mismatch_rate").empty
+    assert compute(sample_ds, "fan_disagreement").empty

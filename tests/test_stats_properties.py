@@ -1,0 +1,111 @@
+"""Properties over random datasets (hands from tests.strategies, ingested through the store):
+numerators never exceed denominators, intervals hold their estimate, and grouping then summing
+the counters gives back the ungrouped metric."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mjstats.stats import METRICS, clear_cache, compute
+from mjstats.stats.grouping import HAND_KEYS, SEAT_KEYS
+from mjstats.store import SourceInput, ingest_sources
+from tests.strategies import random_hand
+
+SEAT_LEVEL = ("win_rate", "self_draw_share", "deal_in_rate", "call_rate", "mean_fan", "mean_win_points",
+              "net_points", "mean_win_turn", "tenpai_at_draw")  # fmt: skip
+
+
+def _dataset(seed: int, n: int, root: Path) -> Path:
+    rng = random.Random(seed)
+    # a few periods only: every (ruleset, period) is its own partition of part files
+    months = (None, "2024-01-05T10:00:00", "2024-02-11T21:30:00")
+    hands = [replace(random_hand(rng), started_at=rng.choice(months)) for _ in range(n)]
+    src = root / f"src-{seed}"
+    src.write_text(str(seed), encoding="utf-8")
+    out = root / f"ds-{seed}"
+    ingest_sources([SourceInput(src, "made", lambda _p: iter(hands))], out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def random_ds(tmp_path_factory) -> Path:
+    return _dataset(20261130, 300, tmp_path_factory.mktemp("rand"))
+
+
+def _check_rows(frame: pd.DataFrame) -> None:
+    kind = {m.id: m.kind for m in METRICS.values()}
+    for row in frame.itertuples():
+        if kind.get(row.metric) == "rate":
+            assert 0 <= row.numerator <= row.denominator
+            if row.denominator:
+                assert 0.0 <= row.ci_low <= row.value <= row.ci_high <= 1.0
+        assert row.small_sample == (row.hands < 100)
+
+
+@pytest.mark.parametrize("metric", sorted(METRICS))
+def test_every_metric_runs_and_rates_are_bounded(random_ds, metric):
+    frame = compute(random_ds, metric)
+    _check_rows(frame)
+
+
+@pytest.mark.parametrize("key", SEAT_KEYS + HAND_KEYS)
+@pytest.mark.parametrize("metric", SEAT_LEVEL)
+def test_grouped_sums_equal_ungrouped(random_ds, metric, key):
+    whole = compute(random_ds, metric).iloc[0]
+    parts = compute(random_ds, metric, by=key)
+    _check_rows(parts)
+    assert np.isclose(parts["numerator"].sum(), whole.numerator)
+    assert parts["denominator"].sum() == whole.denominator
+    assert parts["hands"].sum() == whole.hands
+
+
+@pytest.mark.parametrize("key", HAND_KEYS)
+def test_hand_level_draw_rate_sums(random_ds, key):
+    whole = compute(random_ds, "draw_rate").iloc[0]
+    parts = compute(random_ds, "draw_rate", by=key)
+    assert (parts["numerator"].sum(), parts["denominator"].sum()) == (whole.numerator, whole.denominator)
+
+
+def test_fan_frequency_by_seat_sums_to_ruleset_totals(random_ds):
+    whole = compute(random_ds, "fan_frequency")
+    by_seat = compute(random_ds, "fan_frequency", by="seat")
+    summed = by_seat.groupby(["ruleset", "fan"])["numerator"].sum()
+    assert summed.to_dict() == whole.set_index(["ruleset", "fan"])["numerator"].to_dict()
+    assert (whole["numerator"] <= whole["denominator"]).all()
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), n=st.integers(1, 40), key=st.sampled_from(SEAT_KEYS + HAND_KEYS))
+def test_property_random_datasets(seed, n, key):
+    with tempfile.TemporaryDirectory() as tmp:
+        ds = _dataset(seed, n, Path(tmp))
+        for metric in ("win_rate", "deal_in_rate", "self_draw_share", "call_rate", "net_points"):
+            whole = compute(ds, metric)
+            parts = compute(ds, metric, by=key)
+            _check_rows(whole)
+            _check_rows(parts)
+            assert np.isclose(parts["numerator"].sum(), whole["numerator"].sum())
+            assert parts["denominator"].sum() == whole["denominator"].sum()
+        clear_cache()
+
+
+def test_gold_rows_line_up_with_their_hands_in_a_mixed_dataset(random_ds):
+    """Hand ids of the Fuzhou pass must match the base tables even with Guobiao parts around."""
+    from mjstats.stats.gold import gold_seat_table
+    from mjstats.stats.tables import base_tables
+
+    table = gold_seat_table(random_ds)
+    base = base_tables(random_ds)
+    fuzhou = base.hands[base.hands["ruleset"] == "fuzhou"]
+    assert len(table) == 4 * len(fuzhou) > 0
+    assert set(table["ruleset"].astype(str)) == {"fuzhou"}
+    assert ((table["golds_held"] >= 0) == table["win"]).all()

@@ -6,7 +6,7 @@ STAMP_DEV := $(VENV)/.installed-dev
 SAMPLE := ../shared/data/botzone/sample.txt
 DATASET := data/datasets/main
 
-.PHONY: report test test-all lint bench clean venv dev
+.PHONY: report test test-all lint bench clean venv dev samples
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ dev: $(STAMP_DEV)
 ## The main job: every stage that exists, on the bundled sample data.
 report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format botzone $(SAMPLE) --out $(DATASET)
+
+## Regenerate the bundled simulated samples (byte-identical for the same seed).
+SIM_HANDS := 2000
+samples: $(STAMP_RUN)
+	for r in guobiao fuzhou; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz -q; done
 
 ## The whole (fast) test suite, plus ruff.
 test: $(STAMP_DEV)

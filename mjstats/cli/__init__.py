@@ -18,8 +18,10 @@ from mjstats.errors import MjstatsError
 COMMANDS: tuple[str, ...] = (
     "mjstats.cli.ingest",
     "mjstats.cli.export",
+    "mjstats.cli.audit",
     "mjstats.cli.fan",
     "mjstats.cli.stats",
+    "mjstats.cli.simulate",
 )
 
 

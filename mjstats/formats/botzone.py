@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import BinaryIO
 
+from mjstats.formats import open_binary
 from mjstats.records import (
     Event,
     EventKind,
@@ -117,9 +117,8 @@ def read_botzone(
     ``name`` is the source name written into provenance and rejects (default: the path).
     """
     if isinstance(source, str | os.PathLike):
-        path = Path(source)
         label = name or str(source)
-        with path.open("rb") as stream:
+        with open_binary(source) as stream:
             for start, record in split_records(stream):
                 yield parse_record(record, start, label)
         return

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from mjstats.errors import RecordError
+from mjstats.formats import open_binary, open_text_writer
 from mjstats.records import (
     CLAIM_KINDS,
     Event,
@@ -283,7 +284,7 @@ def write_canonical(hands: Iterable[Hand], dest: str | os.PathLike[str] | IO[Any
         # a unique name beside the target ("x": never clobber), created with the usual umask
         tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
         try:
-            with open(tmp, "x", encoding="utf-8", newline="\n") as out:
+            with open(tmp, "xb") as raw, open_text_writer(raw, path) as out:
                 count = _write_lines(hands, out)
             os.replace(tmp, path)
         except BaseException:
@@ -706,7 +707,7 @@ def read_canonical(source: Source, *, name: str | None = None) -> Iterator[Hand 
                         "wrap it in io.BytesIO")
     if isinstance(source, str | os.PathLike):
         label = name if name is not None else str(os.fspath(source))
-        with open(source, "rb") as stream:
+        with open_binary(source) as stream:
             yield from _read_lines(stream, label)
     else:
         label = name if name is not None else str(getattr(source, "name", "<lines>"))

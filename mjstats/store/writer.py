@@ -15,6 +15,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from mjstats.formats import open_binary
 from mjstats.records import Hand, Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.layout import new_version
@@ -139,7 +140,7 @@ def _batches(item: SourceInput, jobs: int, batch_records: int) -> Iterator[Parse
             yield batch_from_records(chunk)
     # a process pool pays off only on inputs of more than a few batches
     use_jobs = jobs if os.path.getsize(item.path) > PARALLEL_MIN_BYTES else 1
-    with item.path.open("rb") as stream:
+    with open_binary(item.path) as stream:
         yield from parse_batches(
             item.format, stream, str(item.path), jobs=use_jobs, batch_records=batch_records
         )

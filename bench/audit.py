@@ -1,0 +1,105 @@
+"""Audit throughput (hands/s): ingest + replay + rescoring of renumbered Botzone records, 1 vs 2 jobs.
+
+Run: ``python bench/audit.py [--hands 50000] [--jobs 1 2]``. The sample's 16 records are written
+again and again under fresh match ids, ingested once, then audited with each job count, each
+measurement in a fresh process. Printed per run: wall-clock hands/s, CPU hands/s per process
+(CPU seconds of the process and its workers: what one core does, whatever else the machine
+runs), the wall-clock speed-up against the 1-job audit measured in the same run (the
+reference), and the CPU-bound speed-up: jobs x per-process rate / the 1-job rate, i.e. what
+that many idle cores give (the wall-clock figure is only meaningful on an otherwise idle machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from botzone_corpus import write_renumbered
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _child(mode: str, source: str, dataset: str, jobs: int) -> None:
+    cpu, start = _cpu_seconds(), time.perf_counter()
+    if mode == "ingest":
+        from mjstats.formats.botzone import read_botzone
+        from mjstats.store import SourceInput, ingest_sources
+
+        summary = ingest_sources([SourceInput(Path(source), "botzone", read_botzone)], Path(dataset))
+        count, findings = summary.hands, 0
+    else:
+        from mjstats.audit import audit_dataset
+
+        audit = audit_dataset(dataset, jobs=jobs)
+        count, findings = audit.hands, audit.findings_total
+    wall = time.perf_counter() - start
+    result = {"wall": wall, "cpu": _cpu_seconds() - cpu, "count": count, "findings": findings}
+    print(json.dumps(result))
+
+
+def _run(mode: str, source: Path, dataset: Path, jobs: int = 1) -> dict:
+    proc = subprocess.run(
+        [sys.executable, __file__, "--child", mode, str(source), str(dataset), str(jobs)],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode:
+        sys.exit(f"{mode} with {jobs} job(s) failed:\n{proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=50_000)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        mode, source, dataset, jobs = args.child
+        _child(mode, source, dataset, int(jobs))
+        return
+    n = args.hands
+    print(f"{n:,} hands; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f} at start")
+    with tempfile.TemporaryDirectory() as tmp:
+        source = write_renumbered(Path(tmp) / "botzone.txt", n)
+        dataset = Path(tmp) / "ds"
+        ingest = _run("ingest", source, dataset)
+        assert ingest["count"] == n, ingest
+        header = ("stage", "wall s", "hands/s", "CPU h/s/proc", "speed-up", "CPU-bound")
+        print("{:<16} {:>7} {:>8} {:>13} {:>9} {:>10}".format(*header))
+        print(
+            f"{'ingest':<16} {ingest['wall']:>7.1f} {n / ingest['wall']:>8,.0f} {n / ingest['cpu']:>13,.0f}"
+        )
+        reference = None
+        for jobs in args.jobs:
+            audit = _run("audit", source, dataset, jobs)
+            assert audit["count"] == n and audit["findings"] == 0, audit
+            per_process = n / audit["cpu"]
+            reference = reference or (audit["wall"], per_process)
+            # CPU-bound: the speed-up ``jobs`` idle cores would give, from the CPU each hand costs
+            # with that many jobs (what the parallel run pays extra: worker start-up, transfers)
+            bound = jobs * per_process / reference[1]
+            print(
+                f"{f'audit, {jobs} job(s)':<16} {audit['wall']:>7.1f} {n / audit['wall']:>8,.0f} "
+                f"{per_process:>13,.0f} {reference[0] / audit['wall']:>8.2f}x {bound:>9.2f}x"
+            )
+            both = ingest["wall"] + audit["wall"]
+            print(f"{'  ingest + audit':<16} {both:>7.1f} {n / both:>8,.0f}")
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    print("targets: audit >= 1,000 hands/s per process; 2 jobs >= 1.7x of 1 job")
+
+
+if __name__ == "__main__":
+    main()

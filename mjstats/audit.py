@@ -1,0 +1,533 @@
+"""Audit a dataset: replay every hand in a process pool and store findings and recomputed wins.
+
+The work is cut into batches (slices of the dataset's part files); workers replay batches and
+send back column rows; the parent keeps them in batch order, so the tables written are the same
+whatever the number of jobs. Output (``write_derived``, atomic; a rerun replaces it):
+
+- ``findings``: match_id, hand_no, seq, check, severity, expected, recorded, message
+- ``computed_wins``: match_id, hand_no, winner, discarder, win_tile, self_drawn, fan_total,
+  recorded_fan_total, meets_minimum and the situational flags the replayer derived
+- ``computed_fans``: match_id, hand_no, name, count, points
+- ``computed_payments``: match_id, hand_no, seat, score, recorded_score
+- ``audited_hands``: match_id, hand_no, ruleset, profile, status, findings
+
+Each table also carries ``ruleset`` (its Hive partition).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import multiprocessing
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from mjstats.errors import ProfileError
+from mjstats.records import Hand
+from mjstats.replay import (
+    Finding,
+    ReplayProfile,
+    ReplayResult,
+    SequenceCheck,
+    Severity,
+    profile_for,
+    replay_hand,
+)
+from mjstats.store import open_dataset, write_derived
+from mjstats.store.schema import hands_from_tables
+
+__all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
+
+UNSUPPORTED = "unsupported"  # audited_hands status of a hand no replay profile covers yet
+MIN_BATCH = 500  # hands per task at least (smaller batches cost more than they balance)
+
+_str, _i32, _i8 = pa.string(), pa.int32(), pa.int8()
+AUDIT_SCHEMAS: dict[str, pa.Schema] = {
+    "findings": pa.schema(
+        [
+            ("match_id", _str),
+            ("hand_no", _i32),
+            ("seq", _i32),
+            ("check", _str),
+            ("severity", _str),
+            ("expected", _str),
+            ("recorded", _str),
+            ("message", _str),
+            ("ruleset", _str),
+        ]
+    ),
+    "computed_wins": pa.schema(
+        [
+            ("match_id", _str),
+            ("hand_no", _i32),
+            ("winner", _i8),
+            ("discarder", _i8),
+            ("win_tile", pa.int16()),
+            ("self_drawn", pa.bool_()),
+            ("fan_total", _i32),
+            ("recorded_fan_total", _i32),
+            ("meets_minimum", pa.bool_()),
+            ("fourth_tile", pa.bool_()),
+            ("kong_win", pa.bool_()),
+            ("last_tile", pa.bool_()),
+            ("ruleset", _str),
+        ]
+    ),
+    "computed_fans": pa.schema(
+        [
+            ("match_id", _str),
+            ("hand_no", _i32),
+            ("name", _str),
+            ("count", pa.int16()),
+            ("points", _i32),
+            ("ruleset", _str),
+        ]
+    ),
+    "computed_payments": pa.schema(
+        [
+            ("match_id", _str),
+            ("hand_no", _i32),
+            ("seat", _i8),
+            ("score", pa.int64()),
+            ("recorded_score", pa.int64()),
+            ("ruleset", _str),
+        ]
+    ),
+    "audited_hands": pa.schema(
+        [
+            ("match_id", _str),
+            ("hand_no", _i32),
+            ("ruleset", _str),
+            ("profile", _str),
+            ("status", _str),
+            ("findings", _i32),
+        ]
+    ),
+}
+
+
+@dataclass(frozen=True)
+class AuditSummary:
+    """What an audit did: hands replayed, clean, by status, findings per check, rejects skipped."""
+
+    dataset: str
+    hands: int
+    clean: int
+    statuses: dict[str, int]
+    findings_by_check: dict[str, int]
+    rejects: int
+    reject_errors: tuple[str, ...] = ()  # the first few rejects, as "source:line: error"
+    seconds: float = 0.0
+    jobs: int = 1
+    findings_total: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "findings_total", sum(self.findings_by_check.values()))
+
+    @property
+    def with_findings(self) -> int:
+        return sum(n for status, n in self.statuses.items() if status not in ("clean", UNSUPPORTED))
+
+    def lines(self) -> list[str]:
+        """The summary as text lines for the terminal."""
+        rate = self.hands / self.seconds if self.seconds else 0.0
+        flagged = ", ".join(
+            f"{status} {n:,}" for status, n in self.statuses.items() if status not in ("clean", UNSUPPORTED)
+        )
+        out = [
+            f"audited {self.hands:,} hands in {self.seconds:.1f} s ({rate:,.0f} hands/s, "
+            f"{self.jobs} job{'s' if self.jobs != 1 else ''})",
+            f"clean: {self.clean:,}; with findings: {self.with_findings:,}"
+            + (f" ({flagged})" if flagged else ""),
+        ]
+        if self.findings_by_check:
+            out.append(f"findings: {self.findings_total:,}")
+            width = max(len(c) for c in self.findings_by_check)
+            for check, count in sorted(self.findings_by_check.items(), key=lambda kv: (-kv[1], kv[0])):
+                out.append(f"  {check:<{width}}  {count:,}")
+        if self.statuses.get(UNSUPPORTED):
+            out.append(
+                f"not replayed (no replay profile for their ruleset yet): {self.statuses[UNSUPPORTED]:,}"
+            )
+        out.append(f"rejected records (not replayable, see the rejects table): {self.rejects:,}")
+        out.extend(f"  {text}" for text in self.reject_errors)
+        return out
+
+
+# --- the rows one batch produces ------------------------------------------------------------------
+def _empty_rows() -> dict[str, dict[str, list[Any]]]:
+    return {name: {f: [] for f in schema.names} for name, schema in AUDIT_SCHEMAS.items()}
+
+
+def _add_unsupported(rows: dict[str, dict[str, list[Any]]], hand: Hand) -> None:
+    a = rows["audited_hands"]
+    for key, value in (
+        ("match_id", hand.match_id),
+        ("hand_no", hand.hand_no),
+        ("ruleset", hand.ruleset),
+        ("profile", hand.profile),
+        ("status", UNSUPPORTED),
+        ("findings", 0),
+    ):
+        a[key].append(value)
+
+
+def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: ReplayResult) -> None:
+    mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
+    a = rows["audited_hands"]
+    for key, value in (
+        ("match_id", mid),
+        ("hand_no", no),
+        ("ruleset", rs),
+        ("profile", result.profile),
+        ("status", result.status),
+        ("findings", len(result.findings)),
+    ):
+        a[key].append(value)
+    f = rows["findings"]
+    for finding in result.findings:
+        f["match_id"].append(mid)
+        f["hand_no"].append(no)
+        f["seq"].append(finding.seq)
+        f["check"].append(finding.check)
+        f["severity"].append(finding.severity.value)
+        f["expected"].append(finding.expected)
+        f["recorded"].append(finding.recorded)
+        f["message"].append(finding.message)
+        f["ruleset"].append(rs)
+    ctx, win = result.context, result.win
+    if ctx is None or win is None:
+        return
+    w = rows["computed_wins"]
+    for key, value in (
+        ("match_id", mid),
+        ("hand_no", no),
+        ("winner", ctx.winner),
+        ("discarder", ctx.discarder),
+        ("win_tile", ctx.win_tile),
+        ("self_drawn", ctx.self_drawn),
+        ("fan_total", win.total),
+        ("recorded_fan_total", hand.result.fan_total),
+        ("meets_minimum", win.meets_minimum),
+        ("fourth_tile", ctx.fourth_tile),
+        ("kong_win", ctx.kong_win),
+        ("last_tile", ctx.last_tile),
+        ("ruleset", rs),
+    ):
+        w[key].append(value)
+    cf = rows["computed_fans"]
+    for fan in win.fans:
+        for key, value in (
+            ("match_id", mid),
+            ("hand_no", no),
+            ("name", fan.name),
+            ("count", fan.count),
+            ("points", fan.points),
+            ("ruleset", rs),
+        ):
+            cf[key].append(value)
+    p = rows["computed_payments"]
+    recorded = hand.result.scores
+    for seat, score in enumerate(win.payments):
+        for key, value in (
+            ("match_id", mid),
+            ("hand_no", no),
+            ("seat", seat),
+            ("score", score),
+            ("recorded_score", recorded[seat] if recorded and seat < len(recorded) else None),
+            ("ruleset", rs),
+        ):
+            p[key].append(value)
+
+
+def _choose(
+    hand: Hand, profile: ReplayProfile | None, overrides: Mapping[str, ReplayProfile] | None
+) -> ReplayProfile | None:
+    """The replay profile of a hand: the forced one, else the ruleset's override (e.g. a Fuzhou
+    user TOML), else the one registered for (ruleset, profile); None when there is none."""
+    if profile is not None:
+        return profile
+    if overrides and hand.ruleset in overrides:
+        return overrides[hand.ruleset]
+    try:
+        return profile_for(hand)
+    except ProfileError:
+        return None
+
+
+def _replay_safely(hand: Hand, chosen: ReplayProfile) -> ReplayResult:
+    """Replay one hand. A bug met while replaying becomes a ``replay.stopped`` finding: the
+    audit of 100,000 hands must not die on one."""
+    try:
+        return replay_hand(hand, chosen)
+    except Exception as exc:
+        message = f"replay failed: {type(exc).__name__}: {exc}"
+        finding = Finding(
+            hand.match_id, hand.hand_no, None, "replay.stopped", Severity.ERROR, None, None, message
+        )
+        return ReplayResult(hand.match_id, hand.hand_no, chosen.name, (finding,), True, None, None)
+
+
+class _Sequences:
+    """The cross-hand checks of each profile (dealer rotation, streaks), fed hands in order."""
+
+    def __init__(self) -> None:
+        self.checks: dict[int, SequenceCheck | None] = {}
+        self.keep: list[ReplayProfile] = []  # keeps the ids above valid
+
+    def findings(self, hand: Hand, profile: ReplayProfile) -> list[Finding]:
+        key = id(profile)
+        if key not in self.checks:
+            self.keep.append(profile)
+            self.checks[key] = profile.sequence_check()
+        check = self.checks[key]
+        return check.check(hand) if check is not None else []
+
+
+def audit_hands(
+    hands: list[Hand],
+    profile: ReplayProfile | None = None,
+    overrides: Mapping[str, ReplayProfile] | None = None,
+) -> tuple[dict[str, pa.Table], Counter[str], Counter[str]]:
+    """Replay ``hands`` (in dataset order): their audit tables, the count per status and the
+    count per check. ``overrides`` maps a ruleset to the profile its hands replay with; checks
+    across consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order."""
+    rows = _empty_rows()
+    statuses: Counter[str] = Counter()
+    checks: Counter[str] = Counter()
+    sequences = _Sequences()
+    for hand in hands:
+        chosen = _choose(hand, profile, overrides)
+        if chosen is None:
+            _add_unsupported(rows, hand)
+            statuses[UNSUPPORTED] += 1
+            continue
+        result = _replay_safely(hand, chosen)
+        extra = sequences.findings(hand, chosen)
+        if extra:
+            result = dataclasses.replace(result, findings=result.findings + tuple(extra))
+        _add_result(rows, hand, result)
+        statuses[result.status] += 1
+        checks.update(f.check for f in result.findings)
+    # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
+    tables = {name: pa.Table.from_pydict(cols, schema=AUDIT_SCHEMAS[name]) for name, cols in rows.items()}
+    return tables, statuses, checks
+
+
+# --- batches of the dataset ---------------------------------------------------------------
+_PART_TABLES = ("hands", "events", "wins", "fans", "payments")
+Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, period, part, start, stop)
+
+
+class _PartSlicer:
+    """A part file's aligned tables and the row offsets that cut them by hand (one per worker)."""
+
+    def __init__(self, version: Path, ruleset: str, period: str, part: str) -> None:
+        sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
+        self.ruleset = ruleset
+        self.tables = {name: pq.read_table(version / name / sub) for name in _PART_TABLES}
+        hands = self.tables["hands"]
+        n_events = hands.column("n_events").to_pylist()
+        has_scores = hands.column("has_scores").to_pylist()
+        outcome = hands.column("outcome").to_pylist()
+        keys = list(
+            zip(
+                hands.column("match_id").to_pylist(),
+                hands.column("hand_no").to_pylist(),
+                strict=True,
+            )
+        )
+        fan_keys = list(
+            zip(
+                self.tables["fans"].column("match_id").to_pylist(),
+                self.tables["fans"].column("hand_no").to_pylist(),
+                strict=True,
+            )
+        )
+        self.events = _offsets(n_events)
+        self.payments = _offsets(4 if s else 0 for s in has_scores)
+        self.wins = _offsets(1 if o == "win" else 0 for o in outcome)
+        fan_start, j = [], 0
+        for key in keys:  # fans rows are grouped per hand, in hand order
+            fan_start.append(j)
+            while j < len(fan_keys) and fan_keys[j] == key:
+                j += 1
+        fan_start.append(j)
+        self.fans = fan_start
+
+    def hands(self, start: int, stop: int) -> list[Hand]:
+        t = self.tables
+
+        def cut(name: str, offsets: list[int]) -> pa.Table:
+            return t[name].slice(offsets[start], offsets[stop] - offsets[start])
+
+        return list(
+            hands_from_tables(
+                self.ruleset,
+                t["hands"].slice(start, stop - start),
+                cut("events", self.events),
+                cut("wins", self.wins),
+                cut("fans", self.fans),
+                cut("payments", self.payments),
+            )
+        )
+
+
+def _offsets(counts: Any) -> list[int]:
+    out, total = [0], 0
+    for n in counts:
+        total += n
+        out.append(total)
+    return out
+
+
+_slicer: _PartSlicer | None = None
+_slicer_key: tuple[str, str, str, str] | None = None
+_worker_profile: ReplayProfile | None = None
+_worker_overrides: Mapping[str, ReplayProfile] | None = None
+
+
+def _init_worker(profile: ReplayProfile | None, overrides: Mapping[str, ReplayProfile] | None = None) -> None:
+    global _worker_profile, _worker_overrides
+    _worker_profile, _worker_overrides = profile, overrides
+
+
+def _run_task(task: Task) -> tuple[dict[str, pa.Table], Counter[str], Counter[str], int]:
+    global _slicer, _slicer_key
+    version, ruleset, period, part, start, stop = task
+    key = (version, ruleset, period, part)
+    if _slicer is None or _slicer_key != key:
+        _slicer, _slicer_key = _PartSlicer(Path(version), ruleset, period, part), key
+    hands = _slicer.hands(start, stop)
+    rows, statuses, checks = audit_hands(hands, _worker_profile, _worker_overrides)
+    return rows, statuses, checks, len(hands)
+
+
+def _tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
+    """Batches of hands, each within one part file and never splitting a match. Without a fixed
+    ``batch``, about four per job (at least 500 hands): whole part files when there are many, so
+    each is read by one worker."""
+    sizes = []
+    for ruleset, period, part in parts:
+        sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
+        sizes.append(pq.ParquetFile(version / "hands" / sub).metadata.num_rows)
+    if batch is None:
+        batch = max(MIN_BATCH, -(-sum(sizes) // (4 * jobs)))
+    tasks: list[Task] = []
+    for (ruleset, period, part), n in zip(parts, sizes, strict=True):
+        if not n:
+            continue
+        count = -(-n // batch)  # equal slices of the part, none above ``batch``
+        edges = [n * i // count for i in range(count + 1)]
+        if count > 1:
+            edges = _match_edges(version / "hands" / f"ruleset={ruleset}" / f"period={period}" / part, edges)
+        tasks.extend((str(version), ruleset, period, part, a, b) for a, b in itertools.pairwise(edges))
+    return tasks
+
+
+def _match_edges(hands_file: Path, edges: list[int]) -> list[int]:
+    """Slice edges moved forward to the next match boundary: a match's hands stay in one task,
+    so the checks across consecutive hands (dealer rotation, streaks) see them all."""
+    ids = pq.read_table(hands_file, columns=["match_id"]).column("match_id").to_pylist()
+    moved = []
+    for edge in edges:
+        while 0 < edge < len(ids) and ids[edge] == ids[edge - 1]:
+            edge += 1
+        if not moved or edge > moved[-1]:
+            moved.append(edge)
+    return moved
+
+
+def _pool_results(
+    tasks: list[Task],
+    jobs: int,
+    profile: ReplayProfile | None,
+    overrides: Mapping[str, ReplayProfile] | None = None,
+) -> Iterator[Any]:
+    if jobs <= 1 or len(tasks) <= 1:
+        _init_worker(profile, overrides)
+        yield from map(_run_task, tasks)
+        return
+    # spawn: workers start clean (no copy of a parent that pyarrow threads may be running in)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(jobs, initializer=_init_worker, initargs=(profile, overrides)) as pool:
+        yield from pool.imap(_run_task, tasks, chunksize=1)
+
+
+def audit_dataset(
+    path: str | Path,
+    *,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    profile: ReplayProfile | None = None,
+    batch_hands: int | None = None,
+    overrides: Mapping[str, ReplayProfile] | None = None,
+) -> AuditSummary:
+    """Replay every hand of the dataset at ``path`` and store the audit tables in it.
+
+    ``jobs``: worker processes (default: CPU count; 1 = in this process). ``progress`` is called
+    with the number of hands done so far. ``profile`` forces one replay profile for every hand
+    (default: each hand's own); ``overrides`` one per ruleset (``{"fuzhou": fuzhou_profile(
+    "club.toml")}``); ``batch_hands`` the hands per task (default: about four tasks per job;
+    tasks never split a match, so checks across its hands see all of them). Rejected records are
+    counted, never replayed.
+    """
+    started = time.perf_counter()
+    root = Path(path)
+    dataset = open_dataset(root)
+    jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    rejects = dataset.arrow("rejects", columns=["source", "line", "error"]).to_pylist()
+    tasks = _tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+    pieces: dict[str, list[pa.Table]] = {name: [] for name in AUDIT_SCHEMAS}
+    statuses: Counter[str] = Counter()
+    checks: Counter[str] = Counter()
+    done = 0
+    for batch_tables, batch_statuses, batch_checks, n in _pool_results(tasks, jobs, profile, overrides):
+        for name, table in batch_tables.items():
+            pieces[name].append(table)
+        statuses.update(batch_statuses)
+        checks.update(batch_checks)
+        done += n
+        if progress is not None:
+            progress(done)
+    tables = {
+        name: pa.concat_tables(parts) if parts else AUDIT_SCHEMAS[name].empty_table()
+        for name, parts in pieces.items()
+    }
+    write_derived(root, tables)
+    return AuditSummary(
+        dataset=str(root),
+        hands=done,
+        clean=statuses.get("clean", 0),
+        statuses=dict(sorted(statuses.items())),
+        findings_by_check=dict(sorted(checks.items())),
+        rejects=len(rejects),
+        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in rejects[:5]),
+        seconds=time.perf_counter() - started,
+        jobs=jobs,
+    )
+
+
+def find_hands(path: str | Path, match_id: str, hand_no: int | None = None) -> list[Hand]:
+    """The hands of one match (or one hand of it) from the dataset, for --explain."""
+    dataset = open_dataset(path)
+    found: list[Hand] = []
+    for ruleset, period, part in dataset.parts():
+        sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
+        ids = pq.read_table(dataset.path / "hands" / sub, columns=["match_id"]).column("match_id")
+        if match_id not in set(ids.to_pylist()):
+            continue
+        found.extend(
+            h
+            for h in dataset.read_part(ruleset, period, part)
+            if h.match_id == match_id and (hand_no is None or h.hand_no == hand_no)
+        )
+    return found

@@ -1,0 +1,43 @@
+"""The deterministic replayer: rebuild every turn of a hand, check it, rescore the win.
+
+``replay_hand(hand)`` returns a :class:`ReplayResult` (findings, recomputed win, turn states);
+the checks are catalogued in :data:`CATALOGUE` (docs/audit.md lists them); platform rules are a
+:class:`ReplayProfile` (Botzone Guobiao: :data:`BOTZONE`; Fuzhou: :func:`fuzhou_profile`, registered for
+the ``seed`` and ``platform`` rule profiles).
+"""
+
+from mjstats.replay.botzone import BOTZONE, BotzoneProfile
+from mjstats.replay.checks import CATALOGUE, Check
+from mjstats.replay.findings import Finding, Severity
+from mjstats.replay.fuzhou import FuzhouReplayProfile, fuzhou_profile  # registers seed, platform
+from mjstats.replay.profile import (
+    ComputedFan,
+    ComputedWin,
+    Meld,
+    ReplayProfile,
+    SequenceCheck,
+    WinContext,
+)
+from mjstats.replay.replayer import HandReplay, ReplayResult, profile_for, register_profile, replay_hand
+
+__all__ = [
+    "BOTZONE",
+    "CATALOGUE",
+    "BotzoneProfile",
+    "Check",
+    "ComputedFan",
+    "ComputedWin",
+    "Finding",
+    "FuzhouReplayProfile",
+    "HandReplay",
+    "Meld",
+    "ReplayProfile",
+    "ReplayResult",
+    "SequenceCheck",
+    "Severity",
+    "WinContext",
+    "fuzhou_profile",
+    "profile_for",
+    "register_profile",
+    "replay_hand",
+]

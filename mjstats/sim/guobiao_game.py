@@ -1,0 +1,338 @@
+"""One simulated Guobiao hand under the Botzone rules (reference botzone-format.md).
+
+136 tiles shuffled and split into four walls of 34, one per seat (``Hand.wall`` lists seat 0's
+wall, then seat 1's, ...; each seat is dealt the first 13 of its own wall and draws the rest in
+order, kong replacements included). The dealer draws first. Huang when a seat that must draw has
+an empty wall; on the discard before it only Hu may be claimed. Claims: Hu > Peng = Gang > Chi,
+nearest counter-clockwise from the discarder first, one winner; the losing claims follow the
+winning one as IGNORED events. A win needs 8 fan without flowers; robbing only an added kong.
+Wins are scored by ``mjstats.rules.guobiao`` with the flags the replayer derives.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result, WinKind
+from mjstats.rules.guobiao import FanResult, calculate_fans, guobiao_payments, meets_minimum
+from mjstats.sim.bots import Bot, Style
+from mjstats.sim.shapes import GuobiaoShape
+from mjstats.sim.table import Table
+from mjstats.sim.walls import GUOBIAO_SET, shuffled_wall
+from mjstats.tiles import ALL_KINDS
+
+__all__ = ["WALL_SIZE", "GuobiaoSetting", "play_guobiao_hand"]
+
+WALL_SIZE = 34  # botzone-format.md: four walls of 34, one per seat
+DEALT = 13
+_SHAPE = GuobiaoShape()
+_CLAIM_RANK = {"hu": 3, "gang": 2, "peng": 2, "chi": 1}  # botzone-format.md: Hu > Peng = Gang > Chi
+_T = ALL_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class GuobiaoSetting:
+    """Everything about a hand that is fixed before the shuffle."""
+
+    match_id: str
+    hand_no: int
+    dealer: int
+    prevalent_wind: int
+    players: tuple[str, ...]
+    styles: tuple[Style, ...]
+    started_at: str
+    profile: str = "botzone"
+
+
+class _Game:
+    def __init__(self, setting: GuobiaoSetting, rng: random.Random) -> None:
+        self.setting = setting
+        self.wall = shuffled_wall(rng, GUOBIAO_SET)
+        self.walls = [self.wall[WALL_SIZE * s : WALL_SIZE * (s + 1)] for s in range(4)]
+        self.pos = [DEALT] * 4  # next tile of each seat's wall
+        self.table = Table()
+        self.bots = [Bot(setting.styles[s], _SHAPE, s, self.table) for s in range(4)]
+        self.events: list[Event] = []
+        self.result: Result | None = None
+        self.pending_kong: int | None = None  # set by own_turn when the seat declares a kong
+
+    # --- recording -----------------------------------------------------------------------------
+    def emit(self, kind: EventKind, seat: int | None = None, tile: int | None = None, **kw: object) -> None:
+        self.events.append(Event(len(self.events), kind, seat, None if tile is None else _T[tile], **kw))  # type: ignore[arg-type]
+
+    # --- scoring -------------------------------------------------------------------------------
+    def score(
+        self,
+        seat: int,
+        win_tile: int,
+        *,
+        self_drawn: bool,
+        kong_win: bool,
+        last_tile: bool,
+        fourth_tile: bool,
+    ) -> FanResult | None:
+        """The engine's fan result when ``seat`` may win on ``win_tile`` (8-fan minimum met)."""
+        p = self.table.seats[seat]
+        counts = p.counts
+        if self_drawn:
+            counts[win_tile] -= 1
+        hand = p.tiles()
+        if self_drawn:
+            counts[win_tile] += 1
+        result = calculate_fans(
+            hand,
+            p.melds,
+            win_tile,
+            self_drawn=self_drawn,
+            fourth_tile=fourth_tile,
+            kong_win=kong_win,
+            last_tile=last_tile,
+            seat_wind=(seat - self.setting.dealer) % 4,
+            round_wind=self.setting.prevalent_wind,
+        )
+        return result if meets_minimum(result) else None
+
+    def can_complete(self, seat: int, tile: int) -> bool:
+        """Whether ``tile`` completes ``seat``'s standing hand (shape only)."""
+        p = self.table.seats[seat]
+        if p.standing > 0:
+            return False
+        p.counts[tile] += 1
+        done = _SHAPE.complete(p.counts, len(p.melds))
+        p.counts[tile] -= 1
+        return done
+
+    def finish_win(
+        self, seat: int, tile: int, fans: FanResult, discarder: int | None, rob: bool = False
+    ) -> None:
+        self.emit(EventKind.HU, seat, tile, from_seat=discarder, win=WinKind.ROB_KONG if rob else None)
+        self.result = Result(
+            Outcome.WIN,
+            winner=seat,
+            loser=discarder,
+            win_tile=_T[tile],
+            self_drawn=discarder is None,
+            fan_total=fans.total,
+            fans=tuple(FanEntry(f.name, f.count, f.points) for f in fans.fans),
+            scores=guobiao_payments(fans.total, seat, discarder),
+        )
+
+    def update_standing(self, seat: int) -> None:
+        p = self.table.seats[seat]
+        p.standing = _SHAPE.shanten(p.counts, len(p.melds))
+
+    # --- play ----------------------------------------------------------------------------------
+    def deal(self) -> None:
+        dealer = self.setting.dealer
+        for i in range(4):
+            seat = (dealer + i) % 4
+            tiles = self.walls[seat][:DEALT]
+            p = self.table.seats[seat]
+            for t in tiles:
+                p.counts[t] += 1
+            self.events.append(
+                Event(len(self.events), EventKind.DEAL, seat, tiles=tuple(_T[t] for t in tiles))
+            )
+            self.update_standing(seat)
+
+    def own_turn(self, seat: int, drawn: int, after_kong: bool) -> bool:
+        """After a draw: win, or declare a kong (sets ``pending_kong``). True if the hand ended."""
+        p = self.table.seats[seat]
+        visible = self.table.visible
+        if p.standing <= 0 and p.counts[drawn] and _SHAPE.complete(p.counts, len(p.melds)):
+            fans = self.score(
+                seat,
+                drawn,
+                self_drawn=True,
+                kong_win=after_kong,
+                last_tile=self.pos[seat] >= WALL_SIZE,
+                fourth_tile=visible[drawn] >= 3,
+            )
+            if fans is not None and self.bots[seat].wants_win(False, False, False):
+                self.finish_win(seat, drawn, fans, None)
+                return True
+        if self.pos[seat] >= WALL_SIZE:
+            return False  # no replacement tile left: no kong
+        bot = self.bots[seat]
+        for t in range(34):
+            if p.counts[t] == 4 and bot.wants_own_kong(t, concealed=True):
+                p.counts[t] = 0
+                p.melds.append(("GANG", t, 0))
+                self.emit(EventKind.ANGANG, seat, t)
+                self.update_standing(seat)
+                self.pending_kong = t
+                return False
+        for i, (kind, t, offer) in enumerate(p.melds):
+            if kind == "PENG" and p.counts[t] and bot.wants_own_kong(t, concealed=False):
+                p.counts[t] -= 1
+                p.melds[i] = ("GANG", t, offer)
+                visible[t] += 1
+                self.emit(EventKind.BUGANG, seat, t)
+                self.update_standing(seat)
+                if self.rob_kong(seat, t):
+                    return True
+                self.pending_kong = t
+                return False
+        return False
+
+    def rob_kong(self, konger: int, tile: int) -> bool:
+        """Others may win on an added kong (抢杠和); the nearest after the konger takes it."""
+        robbers = []
+        for d in (1, 2, 3):
+            s = (konger + d) % 4
+            if self.can_complete(s, tile):
+                fans = self.score(
+                    s,
+                    tile,
+                    self_drawn=False,
+                    kong_win=True,
+                    last_tile=False,
+                    fourth_tile=self.table.visible[tile] - 1 >= 3,
+                )
+                if fans is not None and self.bots[s].wants_win(True, False, False):
+                    robbers.append((s, fans))
+        if not robbers:
+            return False
+        seat, fans = robbers[0]
+        self.finish_win(seat, tile, fans, konger, rob=True)
+        for s, _ in robbers[1:]:
+            self.emit(EventKind.IGNORED, s, tile, claim="hu")
+        return True
+
+    def discard_and_claims(self, seat: int) -> tuple[int, bool, bool] | None:
+        """``seat`` discards; claims are settled. Returns (next seat to act, after a kong, whether
+        the seat acts without drawing) or None when the hand ended."""
+        table = self.table
+        p = table.seats[seat]
+        tile = self.bots[seat].discard()
+        p.counts[tile] -= 1
+        p.river.append(tile)
+        table.visible[tile] += 1
+        self.emit(EventKind.DISCARD, seat, tile)
+        self.update_standing(seat)
+        nxt = (seat + 1) % 4
+        last = self.pos[nxt] >= WALL_SIZE  # the discard before Huang: only Hu
+        claims: list[tuple[int, int, str, int, object]] = []  # (rank, distance, kind, seat, data)
+        for d in (1, 2, 3):
+            s = (seat + d) % 4
+            q = table.seats[s]
+            bot = self.bots[s]
+            if self.can_complete(s, tile):
+                fans = self.score(
+                    s,
+                    tile,
+                    self_drawn=False,
+                    kong_win=False,
+                    last_tile=last,
+                    fourth_tile=table.visible[tile] - 1 >= 3,
+                )
+                if fans is not None and bot.wants_win(True, False, False):
+                    claims.append((3, d, "hu", s, fans))
+                    continue
+            if last:
+                continue
+            n = q.counts[tile]
+            if n == 3 and self.pos[s] < WALL_SIZE and bot.wants_exposed_kong(tile):
+                claims.append((2, d, "gang", s, tile))
+                continue
+            if n >= 2 and bot.wants_pung(tile):
+                claims.append((2, d, "peng", s, tile))
+                continue
+            if d == 1 and tile < 27:
+                middles = [
+                    m
+                    for m in (tile - 1, tile, tile + 1)
+                    if m // 9 == tile // 9
+                    and 1 <= m % 9 <= 7
+                    and all(q.counts[x] for x in (m - 1, m, m + 1) if x != tile)
+                ]
+                if middles:
+                    middle = bot.chi_choice(tile, middles)
+                    if middle is not None:
+                        claims.append((1, d, "chi", s, middle))
+        if not claims:
+            return (nxt, False, False)
+        claims.sort(key=lambda c: (-c[0], c[1]))
+        _, _, kind, s, data = claims[0]
+        q = table.seats[s]
+        from_seat = seat
+        offer = (s - seat) % 4
+        if kind == "hu":
+            q.counts[tile] += 1
+            self.finish_win(s, tile, data, seat)  # type: ignore[arg-type]
+        elif kind == "chi":
+            middle = int(data)  # type: ignore[call-overload]
+            for x in (middle - 1, middle, middle + 1):
+                if x != tile:
+                    q.counts[x] -= 1
+                    table.visible[x] += 1
+            q.melds.append(("CHI", middle, tile - middle + 2))
+            self.emit(EventKind.CHI, s, middle, from_seat=from_seat, claimed=_T[tile])
+        else:
+            need = 3 if kind == "gang" else 2
+            q.counts[tile] -= need
+            table.visible[tile] += need
+            q.melds.append(("GANG" if kind == "gang" else "PENG", tile, offer))
+            self.emit(EventKind.GANG if kind == "gang" else EventKind.PENG, s, tile, from_seat=from_seat)
+        for _, _, other_kind, other, other_data in claims[1:]:
+            shown = int(other_data) if other_kind == "chi" else tile  # type: ignore[call-overload]
+            self.emit(EventKind.IGNORED, other, shown, claim=other_kind)
+        if kind == "hu":
+            return None
+        if kind == "gang":
+            self.update_standing(s)
+            return (s, True, False)
+        return (s, False, True)
+
+    def run(self) -> None:
+        """Play the hand to its end (handles the kong replacement and claim loops)."""
+        self.deal()
+        seat = self.setting.dealer
+        after_kong = False
+        while True:
+            if self.pos[seat] >= WALL_SIZE:
+                self.emit(EventKind.HUANG)
+                self.result = Result(Outcome.DRAW, scores=(0, 0, 0, 0))
+                return
+            tile = self.walls[seat][self.pos[seat]]
+            self.pos[seat] += 1
+            self.emit(EventKind.DRAW, seat, tile)
+            self.table.seats[seat].counts[tile] += 1
+            self.pending_kong = None
+            if self.own_turn(seat, tile, after_kong):
+                return
+            if self.pending_kong is not None:
+                after_kong = True  # the konger draws its replacement next
+                continue
+            step = self.discard_and_claims(seat)
+            while step is not None and step[2]:  # chow/pung: discard without drawing
+                step = self.discard_and_claims(step[0])
+            if step is None:
+                return
+            seat, after_kong, _ = step
+
+    def hand(self) -> Hand:
+        s = self.setting
+        assert self.result is not None
+        return Hand(
+            match_id=s.match_id,
+            hand_no=s.hand_no,
+            ruleset="guobiao",
+            profile=s.profile,
+            dealer=s.dealer,
+            prevalent_wind=s.prevalent_wind,
+            events=tuple(self.events),
+            result=self.result,
+            players=s.players,
+            styles=tuple(st.name for st in s.styles),
+            wall=tuple(_T[t] for t in self.wall),
+            started_at=s.started_at,
+        )
+
+
+def play_guobiao_hand(setting: GuobiaoSetting, rng: random.Random) -> Hand:
+    """Shuffle with ``rng``, play the hand with the setting's bots, return the record."""
+    game = _Game(setting, rng)
+    game.run()
+    return game.hand()

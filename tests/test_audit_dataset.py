@@ -1,0 +1,140 @@
+"""The audit over a dataset: tables written, job count irrelevant, reruns idempotent, faults found
+through the Parquet round trip, rejects counted, and the ``mjstats audit`` command."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from mjstats.audit import AUDIT_SCHEMAS, audit_dataset
+from mjstats.cli import main
+from mjstats.formats.botzone import read_botzone
+from mjstats.records import Hand, Outcome
+from mjstats.replay import BOTZONE
+from mjstats.store import SourceInput, ingest_sources, open_dataset
+from tests.faults import FAULTS
+from tests.test_replay_oracle import SAMPLE, sample_hands
+
+PROFILE = BOTZONE  # mjstats' own calculator
+
+
+def ingest(out: Path, hands: list[Hand], source: Path) -> Path:
+    ingest_sources([SourceInput(source, "botzone", lambda _: iter(hands))], out)
+    return out
+
+
+@pytest.fixture
+def sample_dataset(tmp_path: Path) -> Path:
+    out = tmp_path / "ds"
+    ingest_sources([SourceInput(SAMPLE, "botzone", read_botzone)], out)
+    return out
+
+
+def tables(path: Path) -> dict[str, pd.DataFrame]:
+    ds = open_dataset(path)
+    return {name: ds.table(name) for name in AUDIT_SCHEMAS}
+
+
+def test_sample_dataset_is_clean_and_recomputes_every_win(sample_dataset: Path) -> None:
+    summary = audit_dataset(sample_dataset, jobs=1, profile=PROFILE)
+    assert (summary.hands, summary.clean, summary.findings_total, summary.rejects) == (16, 16, 0, 0)
+    t = tables(sample_dataset)
+    assert len(t["findings"]) == 0
+    assert set(t["audited_hands"]["status"]) == {"clean"} and len(t["audited_hands"]) == 16
+    wins = t["computed_wins"]
+    assert len(wins) == 14 and (wins["fan_total"] == wins["recorded_fan_total"]).all()
+    pay = t["computed_payments"]
+    assert len(pay) == 56 and (pay["score"] == pay["recorded_score"]).all()
+    recorded = open_dataset(sample_dataset).table("fans")
+    key = ["match_id", "hand_no", "name", "count"]
+    assert sorted(map(tuple, t["computed_fans"][key].values.tolist())) == sorted(
+        map(tuple, recorded[key].values.tolist())
+    )
+
+
+def test_job_count_does_not_change_the_tables_and_reruns_are_idempotent(
+    sample_dataset: Path,
+) -> None:
+    audit_dataset(sample_dataset, jobs=1, profile=PROFILE)
+    first = tables(sample_dataset)
+    audit_dataset(sample_dataset, jobs=2, profile=PROFILE, batch_hands=3)
+    second = tables(sample_dataset)
+    for name in AUDIT_SCHEMAS:
+        pd.testing.assert_frame_equal(first[name], second[name], check_like=True)
+    assert open_dataset(sample_dataset).table("hands").shape[0] == 16  # ingest tables untouched
+
+
+def test_faults_are_found_through_the_dataset(tmp_path: Path) -> None:
+    hands: list[Hand] = list(sample_hands())
+    expected: dict[str, str] = {}
+    for k, fault in enumerate(FAULTS):
+        for hand in sample_hands():
+            faulted = fault.make(hand)
+            if faulted is not None:
+                faulted = replace(faulted, match_id=f"fault{k}-{hand.match_id}")
+                hands.append(faulted)
+                expected[faulted.match_id] = fault.check
+    out = ingest(tmp_path / "ds", hands, SAMPLE)
+    summary = audit_dataset(out, jobs=2, profile=PROFILE, batch_hands=20)
+    assert summary.hands == len(hands)
+    findings = open_dataset(out).table("findings")
+    by_hand = findings.groupby("match_id")["check"].apply(set).to_dict()
+    assert set(by_hand) == set(expected)  # no original flagged, every faulted copy flagged
+    assert all(expected[m] in checks for m, checks in by_hand.items())
+    assert summary.clean == 16
+    assert summary.findings_by_check["claim.chi_seat"] >= 16
+
+
+def test_rejects_are_counted_not_replayed(tmp_path: Path) -> None:
+    text = SAMPLE.read_text(encoding="utf-8")
+    broken = tmp_path / "broken.txt"
+    broken.write_text(text + "\nMatch 0123456789abcdef01234567\nWind 9\n", encoding="utf-8")
+    out = tmp_path / "ds"
+    ingest_sources([SourceInput(broken, "botzone", read_botzone)], out)
+    summary = audit_dataset(out, jobs=1, profile=PROFILE)
+    assert (summary.hands, summary.rejects) == (16, 1)
+    assert "Wind" in summary.reject_errors[0]
+    assert any("rejected records" in line and "1" in line for line in summary.lines())
+
+
+def test_cli_summary_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    clean = tmp_path / "clean"
+    ingest_sources([SourceInput(SAMPLE, "botzone", read_botzone)], clean)
+    assert main(["audit", str(clean), "--jobs", "1", "--fail-on-findings", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "audited 16 hands" in out and "clean: 16" in out
+
+    wins = [h for h in sample_hands() if h.result.outcome is Outcome.WIN]
+    bad = [FAULTS[0].make(h) for h in wins[:3]]
+    faulted = ingest(tmp_path / "bad", bad, SAMPLE)
+    assert main(["audit", str(faulted), "--jobs", "1", "-q"]) == 0
+    assert main(["audit", str(faulted), "--jobs", "1", "-q", "--fail-on-findings"]) == 1
+    out = capsys.readouterr().out
+    assert "win.fan_total" in out and "clean: 0" in out
+
+
+def test_cli_explain(sample_dataset: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = "61602cb45ddc087351c0438a"
+    assert main(["audit", str(sample_dataset), "--explain", match, "--hand", "0"]) == 0
+    out = capsys.readouterr().out
+    assert f"match {match} hand 0" in out and "bugang W9" in out
+    assert "recomputed: 9 fan" in out and "recorded:   9 fan" in out
+    assert main(["audit", str(sample_dataset), "--explain", "nosuchmatch"]) == 2
+    assert "no match nosuchmatch" in capsys.readouterr().err
+
+
+def test_hands_without_a_replay_profile_are_counted_not_flagged(tmp_path: Path) -> None:
+    from mjstats.sim import SimConfig, simulate
+
+    # Fuzhou hands of a rule profile no replay profile is registered for (seed and platform are)
+    fuzhou = [replace(h, profile="club") for h in simulate(SimConfig("fuzhou", hands=5, seed=2))]
+    out = ingest(tmp_path / "ds", [*sample_hands(), *fuzhou], SAMPLE)
+    summary = audit_dataset(out, jobs=1)
+    assert (summary.hands, summary.clean, summary.with_findings) == (21, 16, 0)
+    assert summary.statuses["unsupported"] == 5
+    assert any("no replay profile" in line for line in summary.lines())
+    audited = open_dataset(out).table("audited_hands")
+    assert sorted(audited[audited["status"] == "unsupported"]["ruleset"]) == ["fuzhou"] * 5

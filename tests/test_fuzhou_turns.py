@@ -154,16 +154,14 @@ def test_flower_round_order_starts_at_the_dealer():
 
 def test_reveal_gold():
     r = reveal_gold(["T4", "W1"])
-    assert r == GoldReveal(Tile(12), (), (), 1)
-    # a flower turned up goes to the dealer, who replaces it; the next tile is the gold
+    assert r == GoldReveal(Tile(12), (), 1)
+    # a flower turned up goes to the dealer (no extra draw: the dealer keeps 17 tiles);
+    # the next tail tile is turned up and is the gold
     r = reveal_gold(["H1", "W5", "B3"])
-    assert (r.gold, r.dealer_flowers, r.dealer_draws, r.consumed) == (
-        Tile(20), (Tile(34),), (Tile(4),), 3,
-    )  # fmt: skip
-    # the replacement is a flower too: replaced again
+    assert (r.gold, r.dealer_flowers, r.consumed) == (Tile(4), (Tile(34),), 2)
+    # several flowers in a row all go to the dealer
     r = reveal_gold(["F1", "J2", "W5", "B3"])
-    assert r.dealer_flowers == (Tile(27), Tile(32)) and r.dealer_draws == (Tile(4),)
-    assert r.gold == Tile(20)
+    assert r.dealer_flowers == (Tile(27), Tile(32)) and r.gold == Tile(4) and r.consumed == 3
     # on the platform 发 is a playable tile and can be the gold
     assert reveal_gold(["J2"], "platform").gold == Tile(32)
     with pytest.raises(RuleError):

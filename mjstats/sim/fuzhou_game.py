@@ -167,7 +167,7 @@ class _Game:
         """Turn up the gold from the tail (seed 000/003). A flower turned up goes to the dealer's
         flowers and the next tail tile is turned up. The dealer draws no replacement for it: the
         flower never took a place in the hand, and a replacement would leave the dealer 18
-        tiles (docs/simulation.md; ``turns.reveal_gold`` reads the seed the other way)."""
+        tiles (docs/simulation.md, docs/fuzhou.md "The gold reveal", ``turns.reveal_gold``)."""
         dealer = self.setting.dealer
         while True:
             t = self.take_tail()

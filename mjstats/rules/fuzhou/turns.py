@@ -210,42 +210,28 @@ def flower_round_order(dealer: int, holding: Iterable[int]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class GoldReveal:
-    """The gold turned up at the tail: its kind, the flowers that went to the dealer on the way
-    and the dealer's replacement tiles (all from the tail), and how many tail tiles were used
-    (the gold included: it is laid face up on the 9th stack from the tail and stays live)."""
+    """The gold turned up at the tail: its kind, the flowers turned up before it (they go to the
+    dealer), and how many tail tiles were turned (the gold included: it is laid face up on the
+    9th stack from the tail and stays live)."""
 
     gold: Tile
     dealer_flowers: tuple[Tile, ...]
-    dealer_draws: tuple[Tile, ...]
     consumed: int
 
 
 def reveal_gold(tail: Sequence[object], profile: Profile | str = "seed") -> GoldReveal:
     """Turn up the gold from ``tail`` (tiles in the order they leave the tail).
 
-    seed 000/003: a flower turned up goes to the dealer, who replaces it from the tail (again
-    while the replacement is a flower), then the next tail tile is turned up. The replacement
-    drawn last is the dealer's; the gold is the first tile turned up that is not a flower.
+    seed 003 開金: a flower turned up "歸莊家所有" (goes to the dealer's flowers) and the next tail
+    tile is turned up, until one is not a flower. The seed's "莊家即在牌尾補花" is read as that
+    next turn-up, not as an extra draw: the dealer already holds 17 tiles after the flower
+    rounds, and a replacement would give 18 (the canonical format and the simulator agree).
     """
     flower_kinds = load_profile(profile).flower_kinds
-    tiles = [parse_tile(t) for t in tail]  # type: ignore[arg-type]
     flowers: list[Tile] = []
-    draws: list[Tile] = []
-    i = 0
-    while i < len(tiles):
-        turned = tiles[i]
-        i += 1
+    for i, item in enumerate(tail, 1):
+        turned = parse_tile(item)  # type: ignore[arg-type]
         if turned not in flower_kinds:
-            return GoldReveal(turned, tuple(flowers), tuple(draws), i)
+            return GoldReveal(turned, tuple(flowers), i)
         flowers.append(turned)
-        while True:  # the dealer replaces the flower from the tail
-            if i >= len(tiles):
-                raise RuleError("the tail ran out while turning up the gold")
-            drawn = tiles[i]
-            i += 1
-            if drawn in flower_kinds:
-                flowers.append(drawn)
-                continue
-            draws.append(drawn)
-            break
     raise RuleError("the tail ran out while turning up the gold")

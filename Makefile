@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
-SAMPLE := ../shared/data/botzone/sample.txt
+SAMPLE := data/botzone/sample.txt
 DATASET := data/datasets/main
 
 .PHONY: report test test-all lint bench clean venv dev samples
@@ -26,6 +26,9 @@ dev: $(STAMP_DEV)
 ## The main job: every stage that exists, on the bundled sample data.
 report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format botzone $(SAMPLE) --out $(DATASET)
+	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz --out $(DATASET)
+	$(BIN)/mjstats audit -q $(DATASET)
+	@echo "dataset: $(DATASET)"
 
 ## Regenerate the bundled simulated samples (byte-identical for the same seed).
 SIM_HANDS := 2000

@@ -144,5 +144,8 @@ def test_dataset_folder_is_self_cleaning(tmp_path, sample_path):
     _ingest(sample_path, out)
     (out / ".tmp-v000009-dead").mkdir()
     shutil.copytree(out / "v000001", out / "v000000")
-    _ingest(sample_path, out)
+    _ingest(sample_path, out)  # nothing new: the dataset is left as it is
+    assert sorted(p.name for p in out.iterdir()) == [".tmp-v000009-dead", "CURRENT", "v000000", "v000001"]
+    more = write_renumbered(tmp_path / "more.txt", 5)
+    _ingest(more, out)  # a change clears the debris of interrupted runs
     assert sorted(p.name for p in out.iterdir()) == ["CURRENT", "v000002"]

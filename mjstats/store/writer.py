@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 from mjstats.formats import open_binary
 from mjstats.records import Hand, Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
-from mjstats.store.layout import new_version
+from mjstats.store.layout import current_version, manifest, new_version
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
 
 __all__ = ["IngestSummary", "SourceInput", "ingest_sources", "sha256_file", "write_derived"]
@@ -164,15 +164,22 @@ def ingest_sources(
     """
     out = Path(out)
     summary = IngestSummary()
-    with new_version(out) as (staging, manifest), _no_cycle_collection():
-        known = {s["sha256"] for s in manifest["sources"]}
+    inputs = list(inputs)
+    digests = {item.path: sha256_file(item.path) for item in inputs}
+    if out.exists() and current_version(out) is not None:
+        live = {s["sha256"] for s in manifest(out / current_version(out))["sources"]}  # type: ignore[operator]
+        if all(d in live for d in digests.values()):  # nothing new: leave the dataset as it is
+            summary.skipped_sources.extend(str(item.path) for item in inputs)
+            return summary
+    with new_version(out) as (staging, manifest_data), _no_cycle_collection():
+        known = {s["sha256"] for s in manifest_data["sources"]}
         seen = _existing_keys(staging)
-        run = int(manifest.get("runs", 0)) + 1
+        run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
         rejects: list[Reject] = []
         read_so_far = 0
         for item in inputs:
-            digest = sha256_file(item.path)
+            digest = digests[item.path]
             if digest in known:
                 summary.skipped_sources.append(str(item.path))
                 continue
@@ -229,7 +236,7 @@ def ingest_sources(
                 if progress is not None:
                     progress(read_so_far)
             close_match()
-            manifest["sources"].append(
+            manifest_data["sources"].append(
                 {
                     "path": str(item.path),
                     "name": item.path.name,
@@ -250,8 +257,8 @@ def ingest_sources(
             pq.write_table(rejects_table(rejects), folder / f"part-{run:06d}.parquet")
         summary.rejects = len(rejects)
         summary.reject_samples = rejects[:reject_samples]
-        manifest["runs"] = run
-        manifest["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest.get("tables", [])})
+        manifest_data["runs"] = run
+        manifest_data["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest_data.get("tables", [])})
     return summary
 
 
@@ -317,7 +324,7 @@ def write_derived(root: Path, tables: dict[str, pa.Table], *, partition_by: str 
     file, as Hive partitioning does).
     """
     root = Path(root)
-    with new_version(root, drop=tuple(tables)) as (staging, manifest):
+    with new_version(root, drop=tuple(tables)) as (staging, manifest_data):
         for name, table in tables.items():
             if name in SCHEMAS and name not in ("findings",):
                 raise ValueError(f"{name!r} is an ingest table; derived tables need their own name")
@@ -333,4 +340,4 @@ def write_derived(root: Path, tables: dict[str, pa.Table], *, partition_by: str 
                     pq.write_table(rest.filter(mask), part / "part-0.parquet", compression="zstd")
             else:
                 pq.write_table(table, folder / "part-0.parquet", compression="zstd")
-        manifest["tables"] = sorted({*manifest.get("tables", []), *tables})
+        manifest_data["tables"] = sorted({*manifest_data.get("tables", []), *tables})

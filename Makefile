@@ -28,7 +28,7 @@ report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format botzone $(SAMPLE) --out $(DATASET)
 	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz --out $(DATASET)
 	$(BIN)/mjstats audit -q $(DATASET)
-	@echo "dataset: $(DATASET)"
+	$(BIN)/mjstats report $(DATASET) --all-periods --out reports -q
 
 ## Regenerate the bundled simulated samples (byte-identical for the same seed).
 SIM_HANDS := 2000

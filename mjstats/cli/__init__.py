@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "mjstats.cli.fan",
     "mjstats.cli.stats",
     "mjstats.cli.simulate",
+    "mjstats.cli.report",
 )
 
 

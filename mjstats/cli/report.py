@@ -1,0 +1,63 @@
+"""``mjstats report``: the HTML report of a dataset, one page per period plus an index."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "report",
+        help="write the HTML report (a page per period, an index)",
+        description="Write a self-contained HTML page per period (overview, audit, win rates, fans, "
+        "gold, dealer streaks, glossary, provenance) and an index linking them. Pages work offline "
+        "and the same dataset always gives the same bytes. See docs/reports.md.",
+    )
+    p.add_argument("dataset", type=Path, metavar="DATASET")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument(
+        "--period",
+        action="append",
+        metavar="P",
+        help="a month (2026-11), an ISO week (2026-W47), 'undated' or 'all-time'; repeatable",
+    )
+    which.add_argument(
+        "--all-periods",
+        action="store_true",
+        help="all time, every month and the undated hands (the default)",
+    )
+    p.add_argument("--weekly", action="store_true", help="also a page for every ISO week")
+    p.add_argument("--ruleset", metavar="R", help="only this ruleset's hands (guobiao, fuzhou)")
+    p.add_argument(
+        "--out",
+        "-o",
+        type=Path,
+        default=Path("reports"),
+        metavar="DIR",
+        help="output folder (default: reports/)",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from mjstats.progress import ProgressLine
+    from mjstats.report import build_report
+
+    periods: list[str] = list(args.period) if args.period else ["all"]
+    if args.weekly:
+        periods.append("weeks")
+    progress = None if args.quiet else ProgressLine("report", "pages", every=5.0)
+    try:
+        written = build_report(
+            args.dataset, args.out, periods=periods, ruleset=args.ruleset, progress=progress
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    pages = [p for p in written if p.parent == args.out and p.name != "index.html"]
+    hands = len(written) - len(pages) - 1
+    print(f"wrote {len(pages)} period page(s) and {hands} hand page(s) to {args.out}/")
+    print(args.out / "index.html")
+    return 0

@@ -1,0 +1,112 @@
+"""The dataset the report, notebook and browser tests share: the bundled data, audited.
+
+``build_bundled_dataset(folder)`` ingests data/botzone/sample.txt and every bundled simulated
+set in data/sim/ (when there is none yet, small seeded Guobiao and Fuzhou sets are simulated
+instead), plus a small Guobiao set with recorded faults whose first player is named
+``<script>alert(1)</script>`` (the escaping tests look for it), then runs the audit.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTZONE_SAMPLE = ROOT / "data" / "botzone" / "sample.txt"
+SIM_DIR = ROOT / "data" / "sim"
+EVIL_NAME = "<script>alert(1)</script>"
+
+
+def bundled_sim_files() -> list[Path]:
+    """The simulated sets shipped in data/sim/ (canonical JSON Lines; fault lists excluded)."""
+    if not SIM_DIR.is_dir():
+        return []
+    return sorted(p for p in SIM_DIR.glob("*.jsonl.gz") if ".faults." not in p.name)
+
+
+def _simulate(
+    path: Path, ruleset: str, hands: int, seed: int, faults: float = 0.0, players: str | None = None
+):
+    from mjstats.formats.canonical import write_canonical
+    from mjstats.sim import SimConfig, parse_players, simulate_with_faults
+
+    config = SimConfig(ruleset, hands, seed, None, parse_players(players, ruleset) if players else None)
+    write_canonical((hand for hand, _ in simulate_with_faults(config, faults)), path)
+    return path
+
+
+def build_bundled_dataset(folder: Path) -> Path:
+    """Ingest and audit the bundled data into ``folder``/dataset; return the dataset path."""
+    from mjstats.audit import audit_dataset
+    from mjstats.store import SourceInput, ingest_sources
+
+    folder.mkdir(parents=True, exist_ok=True)
+    dataset = folder / "dataset"
+    sources = [SourceInput(BOTZONE_SAMPLE, "botzone")]
+    sims = bundled_sim_files()
+    if not sims:
+        sims = [
+            _simulate(folder / "guobiao.jsonl", "guobiao", 96, seed=11),
+            _simulate(folder / "fuzhou.jsonl", "fuzhou", 96, seed=12),
+        ]
+    evil_players = f"{EVIL_NAME}:greedy,bo:defensive,cai:aggressive,dee:flush"
+    evil = _simulate(folder / "faulty.jsonl", "guobiao", 32, seed=13, faults=0.25, players=evil_players)
+    sources += [SourceInput(p, "canonical") for p in [*sims, evil]]
+    ingest_sources(sources, dataset)
+    audit_dataset(dataset, jobs=1)
+    return dataset
+
+
+def _once(folder: Path, build) -> Path:
+    """Build into ``folder`` once per test session, whichever module asks first (the fixtures
+    are imported by several test modules, and each import is a fixture of its own)."""
+    done = folder / ".complete"
+    if not done.exists():
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        build(folder)
+        done.touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def bundled_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled data, ingested and audited (built once per session)."""
+    return _once(tmp_path_factory.getbasetemp() / "bundled-data", build_bundled_dataset) / "dataset"
+
+
+def first_month(dataset: Path) -> str:
+    from mjstats import open_dataset
+
+    return sorted(p for _, p in open_dataset(dataset).partitions() if p != "undated")[0]
+
+
+def report_periods(dataset: Path) -> list[str]:
+    """What the shared report holds: all time, the undated hands and the first month."""
+    return ["all-time", "undated", first_month(dataset)]
+
+
+@pytest.fixture(scope="session")
+def bundled_report(bundled_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report of the bundled dataset (``report_periods``), built once per session."""
+    from mjstats.report import build_report
+
+    def build(folder: Path) -> None:
+        build_report(bundled_dataset, folder / "out", periods=report_periods(bundled_dataset))
+
+    return _once(tmp_path_factory.getbasetemp() / "bundled-report", build) / "out"
+
+
+def test_bundled_dataset_holds_both_rulesets_and_the_audit(bundled_dataset: Path) -> None:
+    from mjstats import open_dataset
+
+    ds = open_dataset(bundled_dataset)
+    rulesets = {r for r, _ in ds.partitions()}
+    assert {"guobiao", "fuzhou"} <= rulesets
+    assert ("guobiao", "undated") in ds.partitions()  # the Botzone sample has no dates
+    assert ds.has_table("findings") and len(ds.table("findings")) > 0
+    players = {p for row in ds.table("hands", columns=["players"])["players"] for p in row}
+    assert EVIL_NAME in players

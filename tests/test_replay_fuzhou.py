@@ -220,6 +220,20 @@ def test_huang_before_the_wall_is_exhausted_and_a_discard_in_the_final_draws() -
     events = list(hand.events)
     cut = len(events) - 5  # drop the four final draws: Huang with four drawable tiles
     assert codes(with_events(hand, [*events[:cut], events[-1]])) == ["draw.not_exhausted"]
+    # a flower drawn in the final draws is set aside without replacement
+    flower = parse_tile("H8")
+    drawn = events[-4]
+    faulted = with_events(
+        hand,
+        [
+            *events[:-4],
+            drawn._replace(tile=flower),
+            Event(0, EventKind.FLOWER, drawn.seat, flower),
+            Event(0, EventKind.DRAW, drawn.seat, drawn.tile, tail=True),
+            *events[-3:],
+        ],
+    )
+    assert first_finding(replace(faulted, wall=None)) == (len(events) - 2, "fuzhou.final_draw")
     final = len(events) - 4  # the second of the four final draws
     discard = Event(0, EventKind.DISCARD, events[final - 1].seat, events[final - 1].tile)
     faulted = with_events(hand, [*events[:final], discard, *events[final:]])
@@ -304,6 +318,16 @@ def test_flower_order_gold_identity_draw_end_and_kong_timing() -> None:
     assert first_finding(with_events(ex2, events))[1] == "fuzhou.flower_order"
     # Hand.gold not the tile turned up
     assert codes(replace(ex2, gold=parse_tile("T5"))) == ["fuzhou.gold_identity"]
+    # a flower turned up as gold goes to the dealer (s), with no replacement draw
+    ex = BY_KEY[("fz-ex1", 0)]
+    g = index_of(ex, lambda e: e.kind is EventKind.GOLD)
+    assert ex.events[g].seat == ex.dealer and ex.events[g + 1].kind is EventKind.GOLD
+    events = list(ex.events)
+    events[g] = events[g]._replace(seat=3)
+    assert codes(with_events(ex, events)) == ["fuzhou.gold_identity"]
+    events = list(ex.events)
+    events.insert(g + 1, Event(0, EventKind.DRAW, ex.dealer, parse_tile("W9"), tail=True))
+    assert first_finding(replace(with_events(ex, events), wall=None)) == (g + 1, "fuzhou.gold_identity")
     # a kong replacement drawn from the front
     events = list(ex2.events)
     k = index_of(ex2, lambda e: e.kind is EventKind.BUGANG)
@@ -338,6 +362,35 @@ def test_dropping_any_event_gives_a_finding(case: tuple[tuple[str, int], int]) -
     hand = BY_KEY[key]
     events = [e for j, e in enumerate(hand.events) if j != i]
     assert replay_hand(with_events(hand, events)).findings
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(DROPPABLE),
+    st.sampled_from(["tile", "seat", "twice", "tail"]),
+    st.integers(0, 41),
+    st.booleans(),
+)
+def test_damaged_records_give_findings_never_a_crash(
+    case: tuple[tuple[str, int], int], how: str, value: int, keep_wall: bool
+) -> None:
+    key, i = case
+    hand = BY_KEY[key]
+    events = list(hand.events)
+    e = events[i]
+    if how == "tile":
+        events[i] = e._replace(tile=parse_tile(value))
+    elif how == "seat":
+        events[i] = e._replace(seat=value % 4)
+    elif how == "twice":
+        events.insert(i, e)
+    else:
+        events[i] = e._replace(tail=not e.tail)
+    damaged = with_events(hand, events)
+    result = replay_hand(damaged if keep_wall else replace(damaged, wall=None))  # never raises
+    other_draw = how == "tile" and e.kind is EventKind.DRAW and e.tile != value
+    if how == "twice" or (keep_wall and other_draw):
+        assert result.findings  # one event too many, or a drawn tile that is not the wall's
 
 
 @settings(max_examples=40, deadline=None)

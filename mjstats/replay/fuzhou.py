@@ -89,6 +89,7 @@ class FuzhouReplay(HandReplay):
         self.wall: FuzhouWall = self.state.wall  # type: ignore[assignment]
         self.stage = _DEAL
         self.flowers: list[list[int]] = [[], [], [], []]
+        self.groups = [0, 0, 0, 0]  # complete flower groups per seat
         self.gold: int | None = None
         self.kongs = [0, 0]  # exposed/added, concealed (all seats): the reserve grows with them
         self.discarded_gold = [False] * 4
@@ -97,6 +98,7 @@ class FuzhouReplay(HandReplay):
         self.rob_open = False  # right after the dealer's first discard (抢金)
         self.claimed_turn = False  # the acting seat chowed or punged this turn: no kong
         self.flower_owed: int | None = None  # seat that set a flower aside and owes a tail draw
+        self.final_flower: int | None = None  # seat that set a flower aside in the final draws
         self.final = False  # the last drawable tiles are being drawn (no discard, no replacement)
         self.lenient = False  # the opening broke its order once: only account tiles after that
         self.round_order: list[int] = []
@@ -147,8 +149,15 @@ class FuzhouReplay(HandReplay):
         if expected is not None and expected != tile:
             self.report("fuzhou.wall", f"the {where} is not the wall's tile", _t(expected), _t(tile))
 
-    def update_reserve(self) -> None:
-        groups = sum(flower_groups(f, self.rules) for f in self.flowers)
+    def update_reserve(self, flowers_of: int | None = None) -> None:
+        """seed 003: the reserve grows with kongs and complete flower groups; ``flowers_of`` is
+        the seat whose flowers just changed (a flower tile seen twice is a tile.fifth_copy
+        finding; it is counted once here)."""
+        if flowers_of is not None and len(self.flowers[flowers_of]) >= 4:  # a group has four
+            counts = Counter(self.flowers[flowers_of])
+            capped = Counter({t: min(n, 1 if t >= 34 else 4) for t, n in counts.items()})
+            self.groups[flowers_of] = flower_groups(capped.elements(), self.rules)
+        groups = sum(self.groups)
         self.wall.reserve = reserve_size(self.kongs[0], self.kongs[1], groups, self.rules)
 
     def held_flowers(self, seat: int) -> list[int]:
@@ -243,7 +252,7 @@ class FuzhouReplay(HandReplay):
             held.concealed[tile] -= 1
             held.held -= 1
         self.flowers[seat].append(tile)
-        self.update_reserve()
+        self.update_reserve(seat)
 
     def on_flower(self, ev: Event) -> None:
         self.rob_open = False
@@ -264,6 +273,7 @@ class FuzhouReplay(HandReplay):
         self.set_aside(seat, tile)
         # seed 003: in the final draws no flower is replaced; otherwise a tail draw follows
         self.flower_owed = None if self.final else seat
+        self.final_flower = seat if self.final else None
         state.drawn = None
 
     def on_gold(self, ev: Event) -> None:
@@ -286,8 +296,8 @@ class FuzhouReplay(HandReplay):
         self.see(tile)
         dealer = self.hand.dealer
         if tile in self.flower_kinds:
-            # seed 000: 开金时开出的为花，则算庄家的. No replacement draw follows (the simulator's
-            # and docs/format.md's grammar; a replacement would give the dealer 18 tiles)
+            # seed 003 開金: a flower turned up goes to the dealer; the next tail tile is turned up,
+            # no replacement draw (docs/fuzhou.md "The gold reveal": the dealer keeps 17 tiles)
             if ev.seat != dealer:
                 self.report(
                     "fuzhou.gold_identity",
@@ -296,7 +306,7 @@ class FuzhouReplay(HandReplay):
                     f"seat {ev.seat}",
                 )
             self.flowers[dealer].append(tile)
-            self.update_reserve()
+            self.update_reserve(dealer)
             return
         self.gold = tile
         if self.hand.gold is None or int(self.hand.gold) != tile:
@@ -327,7 +337,10 @@ class FuzhouReplay(HandReplay):
         self.enter_play_stage("a draw")
         phase, actor = state.phase, state.actor
         kong_draw = False
-        if self.flower_owed is not None:
+        if self.final_flower == seat and ev.tail:
+            self.report("fuzhou.final_draw", "a flower replaced in the final draws", "no replacement", "draw")
+            expected, tail = seat, True
+        elif self.flower_owed is not None:
             expected, tail = self.flower_owed, True
         elif phase in (Phase.KONG, Phase.ROBBABLE):
             expected, tail, kong_draw = actor, True, True
@@ -359,8 +372,6 @@ class FuzhouReplay(HandReplay):
                 "huang",
                 f"{wall.left()} left",
             )
-        if self.final and self.flower_owed is not None:
-            self.report("fuzhou.final_draw", "a flower replaced in the final draws", "no replacement", "draw")
         if not ev.tail and not self.final and 0 < drawable <= self.rules.final_draws:
             self.final = True  # seed 003: 所留出牌之前的四张牌为最后一组可摸之牌
         if ev.tail:
@@ -381,7 +392,7 @@ class FuzhouReplay(HandReplay):
         state.actor = seat
         state.drawn = tile
         state.after_kong = kong_draw
-        self.flower_owed = None
+        self.flower_owed = self.final_flower = None
         self.claimed_turn = False
 
     def on_discard(self, ev: Event) -> None:

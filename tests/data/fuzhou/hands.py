@@ -137,13 +137,16 @@ def streak_3() -> Script:
 
 
 def ex1_0() -> Script:
-    """Match fz-ex1, hand 0: dealer 2, gold T9. Seat 1 discards 八万; the dealer, holding three,
-    konges it and wins on the replacement from the tail (杠上). Exposed kong 1 fan, no pattern
-    (a kong rules out 平和): each pays (1+5)x2 = 12."""
+    """Match fz-ex1, hand 0: dealer 2. The first tile turned up is 竹 (H7), a flower: it goes to
+    the dealer and the next tail tile, 九条, is the gold (seed 003 開金). Seat 1 discards 八万;
+    the dealer, holding three, konges it and wins on the replacement from the tail (杠上).
+    花番: 1 flower + 1 exposed kong = 2; no pattern (a kong and a flower rule out 平和):
+    each pays (2+5)x2 = 14."""
     h = Script("fz-ex1", 0, dealer=2, streak=0, gold="T9")
     h.deal(2, "W8 W8 W8 W1 W2 W3 B4 B5 B6 T2 T3 T4 B7 B8 T6 T6 B1", 17)
     for seat in (3, 0, 1):
         h.deal(seat, "", 16)
+    h.gold_up("H7", dealer=2)
     h.gold_up("T9")
     h.discard(2, "B1")
     h.turn(3)
@@ -152,7 +155,7 @@ def ex1_0() -> Script:
     h.gang(2, "W8", 1)
     h.draw(2, "B9", tail=True)
     h.hu(2, "B9")
-    h.result = result(2, "B9", [-12, -12, 36, -12], [item("花番", 1, 1)], 1)
+    h.result = result(2, "B9", [-14, -14, 42, -14], [item("花番", 2, 1)], 2)
     return h
 
 

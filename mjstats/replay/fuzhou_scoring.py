@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from mjstats.replay.profile import ComputedFan, ComputedWin, WinContext
 from mjstats.rules.fuzhou import Profile, Settlement, settle_win
+from mjstats.rules.fuzhou.settle import scoring_items
 
 __all__ = ["FuzhouWinContext", "computed_win", "settle_context"]
 
@@ -45,17 +46,6 @@ def settle_context(ctx: FuzhouWinContext, rules: Profile) -> Settlement:
 
 
 def computed_win(s: Settlement, rules: Profile) -> ComputedWin:
-    """A settlement as the scoring items a Fuzhou record lists (docs/format.md example): 花番
-    (flowers and kongs), 金番, 连庄 (count = fan, 1 point each), the pattern (count 1, its points)
-    and 抢炮和 (count 1, the multiplier)."""
-    fan = s.fan
-    fans = [
-        ComputedFan(name, value, 1)
-        for name, value in (("花番", fan.flowers + fan.kongs), ("金番", fan.golds), ("连庄", fan.streak))
-        if value
-    ]
-    if s.pattern is not None:
-        fans.append(ComputedFan(s.pattern, 1, s.pattern_points))
-    if s.jumped:
-        fans.append(ComputedFan("抢炮和", 1, rules.patterns.jump_multiplier))
-    return ComputedWin(tuple(fans), fan.total, True, s.payments)
+    """A settlement as the scoring items a Fuzhou record lists (``settle.scoring_items``)."""
+    fans = tuple(ComputedFan(*item) for item in scoring_items(s, rules))
+    return ComputedWin(fans, s.fan.total, True, s.payments)

@@ -590,12 +590,27 @@ class HandReplay:
         self.score_win(ctx)
 
     def check_win_record(
-        self, ev: Event, seat: int, discarder: int | None, tile: int, self_drawn: bool, robbed: bool
+        self,
+        ev: Event,
+        seat: int,
+        discarder: int | None,
+        tile: int,
+        self_drawn: bool,
+        robbed: bool,
+        *,
+        hu_names_tile: bool | None = None,
+        tile_recorded: bool = True,
     ) -> None:
-        """The HU event and the recorded result must tell the same win as the replayed table."""
+        """The HU event and the recorded result must tell the same win as the replayed table.
+
+        ``hu_names_tile``: whether the HU event names the winning tile (default: not on a
+        self-draw, botzone-format.md's quirk); ``tile_recorded``: whether the result's win tile
+        is the replayed one (a profile turns it off for wins without a winning tile, 三金倒).
+        """
         result = self.hand.result
-        if not self_drawn and ev.tile is not None and ev.tile != tile:
-            # botzone-format.md quirk: on a self-draw Hu names the last discard, so only here.
+        if hu_names_tile is None:
+            hu_names_tile = not self_drawn
+        if hu_names_tile and ev.tile is not None and ev.tile != tile:
             self.report("win.tile", f"the Hu names {_t(ev.tile)}", _t(tile), _t(ev.tile))
         if ev.from_seat != discarder:
             self.report("result.outcome", "the Hu names the wrong discarder", discarder, ev.from_seat)
@@ -615,7 +630,7 @@ class HandReplay:
             self.report("result.outcome", "the recorded discarder differs", discarder, result.loser)
         if result.self_drawn != self_drawn:
             self.report("result.outcome", "self-draw recorded wrongly", self_drawn, result.self_drawn)
-        if result.win_tile is not None and result.win_tile != tile:
+        if tile_recorded and result.win_tile is not None and result.win_tile != tile:
             self.report("win.tile", "the recorded winning tile differs", _t(tile), _t(result.win_tile))
 
     def score_win(self, ctx: WinContext) -> None:

@@ -26,6 +26,7 @@ from mjstats.rules.fuzhou import (
     reserve_size,
     settle_win,
 )
+from mjstats.rules.fuzhou.settle import scoring_items
 from mjstats.rules.fuzhou.turns import (
     flower_round_order,
     is_exhausted,
@@ -234,15 +235,7 @@ class _Game:
     ) -> None:
         self.emit(EventKind.HU, seat, tile, from_seat=from_seat, win=win)
         fan = s.fan
-        fans = [
-            FanEntry(name, value, 1)
-            for name, value in (("花番", fan.flowers + fan.kongs), ("金番", fan.golds), ("连庄", fan.streak))
-            if value
-        ]
-        if s.pattern is not None:
-            fans.append(FanEntry(s.pattern, 1, s.pattern_points))
-        if s.jumped:
-            fans.append(FanEntry("抢炮和", 1, self.profile.patterns.jump_multiplier))
+        fans = [FanEntry(*item) for item in scoring_items(s, self.profile)]
         self.result = Result(
             Outcome.WIN,
             winner=seat,

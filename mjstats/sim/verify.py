@@ -13,6 +13,7 @@ from __future__ import annotations
 from mjstats.errors import RuleError
 from mjstats.records import EventKind, FanEntry, Hand, Outcome, WinKind
 from mjstats.rules.fuzhou import Profile, flower_groups, load_profile, reserve_size, settle_win
+from mjstats.rules.fuzhou.settle import scoring_items
 from mjstats.rules.fuzhou.turns import CLAIM_RANK, is_exhausted, is_final_draw
 
 __all__ = ["check_fuzhou_hand"]
@@ -247,15 +248,7 @@ class _Check:
             self.bad(q, f"the win does not settle: {exc}")
             return
         fan = s.fan
-        fans = [
-            FanEntry(n, v, 1)
-            for n, v in (("花番", fan.flowers + fan.kongs), ("金番", fan.golds), ("连庄", fan.streak))
-            if v
-        ]
-        if s.pattern is not None:
-            fans.append(FanEntry(s.pattern, 1, s.pattern_points))
-        if s.jumped:
-            fans.append(FanEntry("抢炮和", 1, self.prof.patterns.jump_multiplier))
+        fans = [FanEntry(*item) for item in scoring_items(s, self.prof)]
         for name, want, got in (
             ("winner", seat, result.winner),
             ("loser", discarder if ev.win is not WinKind.ROB_KONG else ev.from_seat, result.loser),

@@ -31,6 +31,7 @@ __all__ = [
     "flower_fan",
     "flower_groups",
     "kong_fan",
+    "scoring_items",
     "settle_win",
 ]
 
@@ -106,6 +107,25 @@ class Settlement:
             "payments": list(self.payments),
             "profile": self.profile,
         }
+
+
+def scoring_items(s: Settlement, profile: Profile | str = "seed") -> tuple[tuple[str, int, int], ...]:
+    """A settlement as the scoring items a Fuzhou record lists, ``(name, count, points each)``:
+    花番 (flowers and kongs), 金番 and 连庄 (count = fan, 1 point each; left out when 0), the
+    pattern (count 1, its points) and 抢炮和 (count 1, the profile's multiplier) — the form of
+    the canonical format's Fuzhou ``fans`` (docs/format.md), shared by the simulator and the audit.
+    """
+    fan = s.fan
+    items = [
+        (name, value, 1)
+        for name, value in (("花番", fan.flowers + fan.kongs), ("金番", fan.golds), ("连庄", fan.streak))
+        if value
+    ]
+    if s.pattern is not None:
+        items.append((s.pattern, 1, s.pattern_points))
+    if s.jumped:
+        items.append(("抢炮和", 1, load_profile(profile).patterns.jump_multiplier))
+    return tuple(items)
 
 
 def _flower_tiles(flowers: Iterable[object], prof: Profile) -> list[Tile]:

@@ -136,7 +136,7 @@ class _Builder:
         self.common = {
             "version": __version__,
             "dataset_name": ds.root.name or str(ds.root),
-            "dataset_version": ds.path.name,
+            "dataset_fingerprint": ds.fingerprint,
             "ruleset": ruleset,
             "small_sample": SMALL_SAMPLE,
         }

@@ -864,7 +864,7 @@ def provenance_section(ds: Dataset, source: Dataset, period_label: str) -> Secti
     blocks = [
         Block(
             "Sources",
-            text=f"Dataset {source.root} (version {source.path.name}). Every input record "
+            text=f"Dataset {source.root} (data fingerprint {source.fingerprint}). Every input record "
             "became a hand or a reject.",
             tables=(
                 Table(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,18 @@ class Dataset:
 
     def __repr__(self) -> str:
         return f"Dataset({str(self.root)!r}, version={self.path.name})"
+
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of the data ingested (the sources' SHA-256s, in order).
+
+        Unlike the version folder's name, which every change (an audit rerun included) bumps,
+        the same data always has the same fingerprint: reports show it so reruns stay identical.
+        """
+        digest = hashlib.sha256()
+        for source in self.manifest["sources"]:
+            digest.update(source["sha256"].encode("ascii"))
+        return digest.hexdigest()[:12]
 
     @property
     def tables(self) -> list[str]:

@@ -37,6 +37,9 @@ _CHI, _PENG, _GANG = EventKind.CHI, EventKind.PENG, EventKind.GANG
 _ANGANG, _BUGANG, _IGNORED, _HU = EventKind.ANGANG, EventKind.BUGANG, EventKind.IGNORED, EventKind.HU
 _HUANG = EventKind.HUANG
 _CLAIM_NAMES = {"chi": "chi", "peng": "peng", "gang": "gang", "hu": "hu"}
+# Events are built with tuple.__new__ and every field given in order: the named tuple's own
+# __new__ is a Python function, and a record has a hundred events (a fifth of the parse time).
+_event = tuple.__new__
 
 
 class _Bad(Exception):
@@ -200,7 +203,7 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                     tiles = tuple(_tile(w, number) for w in words[3:])  # raises on the bad code
                 if len(tiles) != 13:
                     raise _Bad(f"a deal has 13 tiles, found {len(tiles)}", number)
-                event = Event(seq, _DEAL, seat, None, tiles, None, None, False, None, None, number)
+                event = _event(Event, (seq, _DEAL, seat, None, tiles, None, None, False, None, None, number))
                 dealt += 1
             else:
                 if dealt != 4:
@@ -210,21 +213,31 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                 tile = _TILE.get(words[3]) or _tile(words[3], number)
                 # the two commonest lines first: they are nine in ten of a record
                 if verb == "Draw":
-                    event = Event(seq, _DRAW, seat, tile, (), None, None, False, None, None, number)
+                    event = _event(Event, (seq, _DRAW, seat, tile, (), None, None, False, None, None, number))
                 elif verb == "Play":
-                    event = Event(seq, _DISCARD, seat, tile, (), None, None, False, None, None, number)
+                    event = _event(
+                        Event, (seq, _DISCARD, seat, tile, (), None, None, False, None, None, number)
+                    )
                     last_discard = (seat, tile)
                 elif verb == "Chi":
                     from_seat, claimed = last_discard if last_discard else (None, None)
-                    event = Event(seq, _CHI, seat, tile, (), from_seat, claimed, False, None, None, number)
+                    event = _event(
+                        Event, (seq, _CHI, seat, tile, (), from_seat, claimed, False, None, None, number)
+                    )
                 elif verb in ("Peng", "Gang"):
                     kind = _PENG if verb == "Peng" else _GANG
                     from_seat = last_discard[0] if last_discard else None
-                    event = Event(seq, kind, seat, tile, (), from_seat, None, False, None, None, number)
+                    event = _event(
+                        Event, (seq, kind, seat, tile, (), from_seat, None, False, None, None, number)
+                    )
                 elif verb == "AnGang":
-                    event = Event(seq, _ANGANG, seat, tile, (), None, None, False, None, None, number)
+                    event = _event(
+                        Event, (seq, _ANGANG, seat, tile, (), None, None, False, None, None, number)
+                    )
                 elif verb == "BuGang":
-                    event = Event(seq, _BUGANG, seat, tile, (), None, None, False, None, None, number)
+                    event = _event(
+                        Event, (seq, _BUGANG, seat, tile, (), None, None, False, None, None, number)
+                    )
                 elif verb == "Hu":
                     # quirk: a self-drawn Hu names the last discard; the win tile is the tile of
                     # the same player's Draw on the line before (reference botzone-format.md).
@@ -236,7 +249,9 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                     else:
                         from_seat = last_discard[0] if last_discard else None
                         self_drawn, win_kind = False, None
-                    event = Event(seq, _HU, seat, tile, (), from_seat, None, False, None, win_kind, number)
+                    event = _event(
+                        Event, (seq, _HU, seat, tile, (), from_seat, None, False, None, win_kind, number)
+                    )
                     pending_win = (seat, tile, from_seat, self_drawn, win_kind, number)
                     outcome = Outcome.WIN
                 else:
@@ -274,7 +289,7 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                 raise _Bad("Huang after the hand ended", number)
             if dealt != 4:
                 raise _Bad("Huang before all four deals", number)
-            events.append(Event(seq, _HUANG, None, None, (), None, None, False, None, None, number))
+            events.append(_event(Event, (seq, _HUANG, None, None, (), None, None, False, None, None, number)))
             seq += 1
             outcome = Outcome.DRAW
         else:
@@ -307,10 +322,10 @@ def _ignored_claims(words: list[str], number: int, events: list[Event], seq: int
         ignore, player, seat_word, act, tile_code = words[i : i + 5]
         claim = _CLAIM_NAMES.get(act.lower())
         if ignore.lower() != "ignore" or player != "Player" or claim is None:
-            raise _Bad(f"malformed Ignore clause {' '.join(words[i:i + 5])!r}", number)
+            raise _Bad(f"malformed Ignore clause {' '.join(words[i : i + 5])!r}", number)
         seat = _seat(seat_word, number)
         tile = _tile(tile_code, number)
-        events.append(Event(seq, _IGNORED, seat, tile, (), None, None, False, claim, None, number))
+        events.append(_event(Event, (seq, _IGNORED, seat, tile, (), None, None, False, claim, None, number)))
         seq += 1
     return seq
 

@@ -175,3 +175,31 @@ def test_any_input_is_read_or_rejected_never_crashes(lines, with_good):
     for r in records:
         if isinstance(r, Reject):
             assert r.line >= 1 and r.error
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([
+        b"Match 0123456789abcdef01234567", b"Wind 1", b"Player 0 Draw W1", b"", b"", b" ", b"\t ",
+        b"\r", b"Score 0 0 0 0", b"x\xff", b"Match", b"Matchless",
+    ]), max_size=60),
+    st.sampled_from([b"\n", b"\r\n"]),
+    st.booleans(),
+    st.integers(min_value=1, max_value=64),
+)
+def test_block_splitter_equals_the_line_splitter(lines, newline, final_newline, block):
+    """Reading a file in blocks cuts exactly the records (and line numbers) the line-by-line
+    reference does, whatever the block size and however blank lines and Match lines fall."""
+    import io
+
+    from mjstats.formats import botzone
+
+    data = newline.join(lines) + (newline if final_newline and lines else b"")
+    expected = list(botzone._split_lines(botzone._as_bytes(io.BytesIO(data)), 1))  # file lines
+    old = botzone._BLOCK
+    botzone._BLOCK = block
+    try:
+        got = list(botzone.split_records(io.BytesIO(data)))
+    finally:
+        botzone._BLOCK = old
+    assert got == expected

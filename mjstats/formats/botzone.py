@@ -128,7 +128,9 @@ def _irregular(block: bytes) -> bool:
         return True
     if any(start in block for start in _SPACE_STARTS):
         return True
-    return block.count(b"\nMatch ") != block.count(b"\n\nMatch ")
+    # a block starts on a line after a blank line (or the file's first line): say so to count
+    framed = b"\n\n" + block
+    return framed.count(b"\nMatch ") != framed.count(b"\n\nMatch ")
 
 
 def _records_of_block(block: bytes, first: int) -> Iterator[tuple[int, bytes]]:

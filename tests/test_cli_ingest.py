@@ -9,6 +9,9 @@ def _bad_file(tmp_path, sample_path):
     text = sample_path.read_text(encoding="utf-8")
     text = text.replace("Player 1 Draw T2", "Player 1 Draw T0", 1)  # bad tile in match 1
     text = text.replace("Player 3 AnGang W7", "Player 3 Yell W7", 1)  # unknown verb
+    # a record cut short (no Score line) in the middle of the file
+    cut = text.index("Fan 9 三色三步高*1+箭刻*1+嵌张*1\nScore -8 33 -17 -8\n")
+    text = text[:cut] + text[text.index("\n\n", cut):]
     path = tmp_path / "bad.txt"
     path.write_bytes(text.encode("utf-8") + b"Match ffffffffffffffffffffffff\nWind \xff\n")
     return path
@@ -24,13 +27,16 @@ def test_ingest_summary(tmp_path, sample_path, capsys):
 def test_bad_input_warns_exit_0_and_strict_exit_2(tmp_path, sample_path, capsys):
     bad = _bad_file(tmp_path, sample_path)
     assert main(["ingest", "-f", "botzone", str(bad), "-o", str(tmp_path / "ds")]) == 0
-    err = capsys.readouterr().err
+    captured = capsys.readouterr()
+    err, out = captured.err, captured.out
     lines = [line for line in err.splitlines() if line.startswith("warning: rejected")]
-    assert len(lines) == 3
+    assert len(lines) == 4
     assert f"{bad}:9 (match 61602cb45ddc087351c04358): bad tile code 'T0'" in lines[0]
-    assert "unknown action 'Yell'" in lines[1]
-    assert "invalid UTF-8" in lines[2] and "ffffffffffffffffffffffff" in lines[2]
-    assert "warning: 3 record(s) rejected" in err
+    assert "(match 61602cb45ddc087351c0435d): truncated record: no Score line" in lines[1]
+    assert "unknown action 'Yell'" in lines[2]
+    assert "invalid UTF-8" in lines[3] and "ffffffffffffffffffffffff" in lines[3]
+    assert "warning: 4 record(s) rejected" in err
+    assert "hands 13" in out  # every good record was still read (16 - 3 bad in the sample)
     assert main(["ingest", "-f", "botzone", str(bad), "-o", str(tmp_path / "ds2"), "--strict"]) == 2
 
 

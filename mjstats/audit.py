@@ -330,10 +330,13 @@ Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, pe
 class _PartSlicer:
     """A part file's aligned tables and the row offsets that cut them by hand (one per worker)."""
 
-    def __init__(self, version: Path, ruleset: str, period: str, part: str) -> None:
+    def __init__(
+        self, version: Path, ruleset: str, period: str, part: str, tables: dict[str, pa.Table] | None = None
+    ) -> None:
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         self.ruleset = ruleset
-        self.tables = {name: pq.read_table(version / name / sub) for name in _PART_TABLES}
+        # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
+        self.tables = tables or {name: pq.read_table(version / name / sub) for name in _PART_TABLES}
         hands = self.tables["hands"]
         n_events = hands.column("n_events").to_pylist()
         has_scores = hands.column("has_scores").to_pylist()

@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and audited_hands in the dataset (a rerun replaces them). The check catalogue is in "
         "docs/audit.md.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    # a URL (s3://..., memory://...) stays a string: the Dask runner reads it through fsspec
+    p.add_argument("dataset", type=lambda t: t if "://" in t else Path(t), metavar="DATASET")
     p.add_argument(
         "--jobs",
         "-j",
@@ -27,6 +28,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         metavar="N",
         help="worker processes (default: the CPU count)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="tcp://HOST:PORT|local:N",
+        default=None,
+        help="run on a Dask scheduler, or on a LocalCluster of N workers (pip install mjstats[dask]; "
+        "docs/scaling.md)",
     )
     p.add_argument("--fail-on-findings", action="store_true", help="exit 1 when any hand has a finding")
     p.add_argument(
@@ -64,7 +72,16 @@ def run(args: argparse.Namespace) -> int:
     overrides = _overrides(args.profile)
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
-        summary = audit_dataset(args.dataset, jobs=args.jobs, progress=progress, overrides=overrides)
+        if args.scheduler is not None or isinstance(args.dataset, str):
+            from mjstats.distributed import audit_distributed
+
+            if args.jobs is not None:
+                raise MjstatsError("--jobs is the local process pool: not with --scheduler or a URL")
+            summary = audit_distributed(
+                args.dataset, scheduler=args.scheduler, progress=progress, overrides=overrides
+            )
+        else:
+            summary = audit_dataset(args.dataset, jobs=args.jobs, progress=progress, overrides=overrides)
     finally:
         if progress is not None:
             progress.close()

@@ -1,0 +1,296 @@
+"""The audit on a Dask cluster (or in this process) over local folders or fsspec URLs, streamed.
+
+The work is the process-pool audit's (``mjstats.audit``): the same tasks (slices of part files
+that never split a match), the same per-hand replay (``audit_hands``). Tasks run on Dask workers;
+their tables come back in task order and are written as they arrive, a few part files per
+table, into the dataset's next version, so the parent holds at most ``window`` task results and
+one flush buffer whatever the dataset size. The tables read back are the process-pool audit's,
+row for row (docs/scaling.md).
+
+    >>> audit_distributed("ds", scheduler="local:2")          # a 2-worker LocalCluster
+    >>> audit_distributed("s3://bucket/ds", scheduler="tcp://10.0.0.5:8786")
+
+Dask is optional (``pip install mjstats[dask]``): this module imports it only when a scheduler
+is asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from mjstats.audit import AUDIT_SCHEMAS, AuditSummary, Task, _PartSlicer, _tasks, audit_hands
+from mjstats.errors import MjstatsError
+from mjstats.replay import ReplayProfile
+from mjstats.store import open_dataset
+from mjstats.store.layout import new_version
+from mjstats.store.remote import RemoteDataset, is_url, local_path, new_remote_version, read_version_part
+
+__all__ = ["FLUSH_HANDS", "audit_distributed", "connect", "replay_task"]
+
+FLUSH_HANDS = 50_000  # audited hands buffered before the derived tables get a part file
+INSTALL_HINT = "pip install mjstats[dask]"
+
+TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]
+
+
+# --- on the workers -------------------------------------------------------------------------------
+_local = threading.local()  # one cached part per worker thread (tasks of a part run in a row)
+
+
+def _slicer(version: str, ruleset: str, period: str, part: str) -> _PartSlicer:
+    key = (version, ruleset, period, part)
+    cached = getattr(_local, "slicer", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    if is_url(version):
+        tables = read_version_part(version, ruleset, period, part)
+        slicer = _PartSlicer(Path(), ruleset, period, part, tables=tables)
+    else:
+        slicer = _PartSlicer(Path(version), ruleset, period, part)
+    _local.slicer = (key, slicer)
+    return slicer
+
+
+def replay_task(
+    task: Task, profile: ReplayProfile | None = None, overrides: Mapping[str, ReplayProfile] | None = None
+) -> TaskResult:
+    """Replay one task (a slice of a part file; its version is a local folder or a URL): the
+    audit tables of its hands, the count per status and per check, and the number of hands."""
+    version, ruleset, period, part, start, stop = task
+    hands = _slicer(version, ruleset, period, part).hands(start, stop)
+    tables, statuses, checks = audit_hands(hands, profile, overrides)
+    return tables, statuses, checks, len(hands)
+
+
+# --- the scheduler --------------------------------------------------------------------------------
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError as exc:
+        raise MjstatsError(f"running on a Dask scheduler needs Dask: {INSTALL_HINT}") from exc
+    return distributed
+
+
+@contextmanager
+def connect(scheduler: str | Any) -> Iterator[Any]:
+    """A Dask client for ``scheduler``: ``tcp://HOST:PORT`` (a running scheduler), ``local:N``
+    (a LocalCluster of N single-threaded worker processes, closed afterwards) or a Client."""
+    if not isinstance(scheduler, str):
+        yield scheduler
+        return
+    distributed = _dask()
+    if scheduler.startswith("local:"):
+        try:
+            n = int(scheduler.removeprefix("local:"))
+        except ValueError:
+            n = 0
+        if n < 1:
+            raise MjstatsError(f"--scheduler {scheduler}: local:N needs a worker count N >= 1")
+        cluster = distributed.LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
+        try:
+            with distributed.Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+        return
+    if "://" not in scheduler:
+        raise MjstatsError(f"--scheduler {scheduler}: expected tcp://HOST:PORT or local:N")
+    try:
+        client = distributed.Client(scheduler, timeout="30s")
+    except OSError as exc:
+        raise MjstatsError(f"--scheduler {scheduler}: cannot connect ({exc})") from exc
+    with client:
+        yield client
+
+
+def _worker_threads(client: Any) -> int:
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+
+def _on_client(
+    client: Any,
+    tasks: list[Task],
+    profile: ReplayProfile | None,
+    overrides: Mapping[str, ReplayProfile] | None,
+    window: int,
+) -> Iterator[TaskResult]:
+    """Task results in task order; at most ``window`` tasks submitted and not yet collected
+    (the rest wait here, so neither the workers nor this process hold every result)."""
+    # each worker gets the profiles once, not once per task
+    shared = client.scatter([profile, overrides], broadcast=True) if profile or overrides else [None, None]
+    pending: deque[Any] = deque()
+    todo = iter(tasks)
+    while True:
+        while len(pending) < window:
+            task = next(todo, None)
+            if task is None:
+                break
+            pending.append(client.submit(replay_task, task, *shared, pure=False))
+        if not pending:
+            return
+        future = pending.popleft()
+        result = future.result()
+        future.release()
+        yield result
+
+
+# --- the writer -----------------------------------------------------------------------------------
+class _DerivedWriter:
+    """Buffers task results and writes them as numbered part files per table and ruleset, so the
+    tables read back in task order (part files are read in name order)."""
+
+    def __init__(self, put: Callable[[str, pa.Table], None], flush_hands: int) -> None:
+        self.put = put
+        self.flush_hands = flush_hands
+        self.pending: dict[str, list[pa.Table]] = {name: [] for name in AUDIT_SCHEMAS}
+        self.hands = 0
+        self.files = 0
+
+    def add(self, tables: Mapping[str, pa.Table]) -> None:
+        for name, table in tables.items():
+            self.pending[name].append(table)
+        self.hands += tables["audited_hands"].num_rows
+        if self.hands >= self.flush_hands:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.hands:
+            return
+        name_of_file = f"part-{self.files:05d}.parquet"
+        self.files += 1
+        for name, parts in self.pending.items():
+            table = pa.concat_tables(parts) if parts else AUDIT_SCHEMAS[name].empty_table()
+            parts.clear()
+            column = table.column("ruleset")
+            rest = table.drop_columns(["ruleset"])
+            for value in sorted(set(pc.unique(column).to_pylist()), key=str):
+                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(pc.equal(column, value)))
+        self.hands = 0
+
+
+@contextmanager
+def _derived_version(dataset: str | Path) -> Iterator[tuple[Callable[[str, pa.Table], None], dict]]:
+    """The next version of ``dataset`` without the audit tables: yields (write a file, manifest).
+    Local folders and ``file://`` use the atomic local layout; other URLs ``new_remote_version``."""
+    names = tuple(AUDIT_SCHEMAS)
+    local = local_path(dataset) if isinstance(dataset, str) else dataset
+    if local is not None:
+        with new_version(local, drop=names) as (staging, manifest):
+            for name in names:
+                (staging / name).mkdir()
+
+            def put_local(rel: str, table: pa.Table) -> None:
+                path = staging / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(table, path, compression="zstd")
+
+            yield put_local, manifest
+        return
+    with new_remote_version(str(dataset), drop=names) as (fs, target, manifest):
+        for name in names:
+            fs.makedirs(f"{target}/{name}", exist_ok=True)
+
+        def put_remote(rel: str, table: pa.Table) -> None:
+            with fs.open(f"{target}/{rel}", "wb") as fh:
+                pq.write_table(table, fh, compression="zstd")
+
+        yield put_remote, manifest
+
+
+# --- the audit ------------------------------------------------------------------------------------
+def _plan(dataset: str | Path, workers: int, batch_hands: int | None) -> tuple[list[Task], pa.Table]:
+    """The tasks and the rejects (source, line, error) of a dataset. Local folders get the
+    process-pool audit's own tasks; a URL dataset one task per part file (a few thousand hands
+    each). Either way a task boundary is a part-file or match boundary, so the checks across a
+    match's hands see what they see in the process-pool audit."""
+    if is_url(dataset):
+        remote = RemoteDataset(str(dataset))
+        version = remote.version_url()
+        tasks = [
+            (version, rs, period, part, 0, n)
+            for rs, period, part in remote.parts()
+            if (n := remote.part_rows(rs, period, part))
+        ]
+        return tasks, remote.arrow("rejects", ["source", "line", "error"])
+    local = open_dataset(dataset)
+    rejects = local.arrow("rejects", columns=["source", "line", "error"])
+    return _tasks(local.path, local.parts(), workers, batch_hands), rejects
+
+
+def audit_distributed(
+    dataset: str | Path,
+    *,
+    scheduler: str | Any | None = None,
+    progress: Callable[[int], None] | None = None,
+    profile: ReplayProfile | None = None,
+    overrides: Mapping[str, ReplayProfile] | None = None,
+    batch_hands: int | None = None,
+    flush_hands: int = FLUSH_HANDS,
+    window: int | None = None,
+) -> AuditSummary:
+    """Audit ``dataset`` (a local folder, or a URL such as ``s3://bucket/ds`` or ``memory://ds``)
+    and store the audit tables in its next version, streaming.
+
+    ``scheduler``: ``"tcp://HOST:PORT"``, ``"local:N"``, a ``distributed.Client``, or None to
+    replay in this process (no Dask needed). Workers must see the dataset at the same path or
+    URL (shared storage). ``window``: tasks in flight (default four per worker thread).
+    ``profile``/``overrides``/``batch_hands`` as in :func:`mjstats.audit.audit_dataset`.
+    """
+    started = time.perf_counter()
+    if isinstance(dataset, str) and not is_url(dataset):
+        dataset = Path(dataset)
+    statuses: Counter[str] = Counter()
+    checks: Counter[str] = Counter()
+    done = 0
+    with _scheduler(scheduler) as client:
+        workers = _worker_threads(client) if client is not None else 1
+        tasks, rejects = _plan(dataset, workers, batch_hands)
+        if client is None:
+            results: Iterator[TaskResult] = (replay_task(t, profile, overrides) for t in tasks)
+        else:
+            results = _on_client(client, tasks, profile, overrides, window or 4 * workers)
+        with _derived_version(dataset) as (put, manifest):
+            writer = _DerivedWriter(put, flush_hands)
+            for tables, task_statuses, task_checks, n in results:
+                writer.add(tables)
+                statuses.update(task_statuses)
+                checks.update(task_checks)
+                done += n
+                if progress is not None:
+                    progress(done)
+            writer.flush()
+            manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
+    first_rejects = rejects.slice(0, 5).to_pylist()  # the summary shows the first few
+    return AuditSummary(
+        dataset=str(dataset),
+        hands=done,
+        clean=statuses.get("clean", 0),
+        statuses=dict(sorted(statuses.items())),
+        findings_by_check=dict(sorted(checks.items())),
+        rejects=rejects.num_rows,
+        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in first_rejects),
+        seconds=time.perf_counter() - started,
+        jobs=workers,
+    )
+
+
+@contextmanager
+def _scheduler(scheduler: str | Any | None) -> Iterator[Any]:
+    if scheduler is None:
+        yield None
+        return
+    with connect(scheduler) as client:
+        yield client

@@ -2,7 +2,8 @@
 
 The work is cut into batches (slices of the dataset's part files); workers replay batches and
 send back column rows; the parent keeps them in batch order, so the tables written are the same
-whatever the number of jobs. Output (``write_derived``, atomic; a rerun replaces it):
+whatever the number of jobs. Output, streamed into the next dataset version (which goes live
+atomically; a rerun replaces it):
 
 - ``findings``: match_id, hand_no, seq, check, severity, expected, recorded, message
 - ``computed_wins``: match_id, hand_no, winner, discarder, win_tile, self_drawn, fan_total,
@@ -23,11 +24,13 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.errors import ProfileError
@@ -41,7 +44,9 @@ from mjstats.replay import (
     profile_for,
     replay_hand,
 )
-from mjstats.store import open_dataset, write_derived
+from mjstats.store import open_dataset
+from mjstats.store.layout import new_version
+from mjstats.store.remote import local_path, new_remote_version
 from mjstats.store.schema import hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
@@ -465,6 +470,68 @@ def _pool_results(
         yield from pool.imap(_run_task, tasks, chunksize=1)
 
 
+class AuditWriter:
+    """Buffers task results and writes them as numbered part files per table and ruleset, so the
+    tables read back in task order (part files are read in name order)."""
+
+    def __init__(self, put: Callable[[str, pa.Table], None], flush_hands: int) -> None:
+        self.put = put
+        self.flush_hands = flush_hands
+        self.pending: dict[str, list[pa.Table]] = {name: [] for name in AUDIT_SCHEMAS}
+        self.hands = 0
+        self.files = 0
+
+    def add(self, tables: Mapping[str, pa.Table]) -> None:
+        for name, table in tables.items():
+            self.pending[name].append(table)
+        self.hands += tables["audited_hands"].num_rows
+        if self.hands >= self.flush_hands:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.hands:
+            return
+        name_of_file = f"part-{self.files:05d}.parquet"
+        self.files += 1
+        for name, parts in self.pending.items():
+            table = pa.concat_tables(parts) if parts else AUDIT_SCHEMAS[name].empty_table()
+            parts.clear()
+            column = table.column("ruleset")
+            rest = table.drop_columns(["ruleset"])
+            for value in sorted(set(pc.unique(column).to_pylist()), key=str):
+                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(pc.equal(column, value)))
+        self.hands = 0
+
+
+@contextmanager
+def audit_output_version(dataset: str | Path) -> Iterator[tuple[Callable[[str, pa.Table], None], dict]]:
+    """The next version of ``dataset`` without the audit tables: yields (write a file, manifest).
+    Local folders and ``file://`` use the atomic local layout; other URLs ``new_remote_version``."""
+    names = tuple(AUDIT_SCHEMAS)
+    local = local_path(dataset) if isinstance(dataset, str) else dataset
+    if local is not None:
+        with new_version(local, drop=names) as (staging, manifest):
+            for name in names:
+                (staging / name).mkdir()
+
+            def put_local(rel: str, table: pa.Table) -> None:
+                path = staging / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                pq.write_table(table, path, compression="zstd")
+
+            yield put_local, manifest
+        return
+    with new_remote_version(str(dataset), drop=names) as (fs, target, manifest):
+        for name in names:
+            fs.makedirs(f"{target}/{name}", exist_ok=True)
+
+        def put_remote(rel: str, table: pa.Table) -> None:
+            with fs.open(f"{target}/{rel}", "wb") as fh:
+                pq.write_table(table, fh, compression="zstd")
+
+        yield put_remote, manifest
+
+
 def audit_dataset(
     path: str | Path,
     *,
@@ -473,6 +540,7 @@ def audit_dataset(
     profile: ReplayProfile | None = None,
     batch_hands: int | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
+    flush_hands: int = 50_000,
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
@@ -487,33 +555,32 @@ def audit_dataset(
     root = Path(path)
     dataset = open_dataset(root)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-    rejects = dataset.arrow("rejects", columns=["source", "line", "error"]).to_pylist()
+    rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
     tasks = _tasks(dataset.path, dataset.parts(), jobs, batch_hands)
-    pieces: dict[str, list[pa.Table]] = {name: [] for name in AUDIT_SCHEMAS}
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
     done = 0
-    for batch_tables, batch_statuses, batch_checks, n in _pool_results(tasks, jobs, profile, overrides):
-        for name, table in batch_tables.items():
-            pieces[name].append(table)
-        statuses.update(batch_statuses)
-        checks.update(batch_checks)
-        done += n
-        if progress is not None:
-            progress(done)
-    tables = {
-        name: pa.concat_tables(parts) if parts else AUDIT_SCHEMAS[name].empty_table()
-        for name, parts in pieces.items()
-    }
-    write_derived(root, tables)
+    # results are written as they come (every flush_hands hands), never gathered whole
+    with audit_output_version(root) as (put, manifest):
+        writer = AuditWriter(put, flush_hands)
+        for batch_tables, batch_statuses, batch_checks, n in _pool_results(tasks, jobs, profile, overrides):
+            writer.add(batch_tables)
+            statuses.update(batch_statuses)
+            checks.update(batch_checks)
+            done += n
+            if progress is not None:
+                progress(done)
+        writer.flush()
+        manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
+    first_rejects = rejects.slice(0, 5).to_pylist()  # the summary shows the first few
     return AuditSummary(
         dataset=str(root),
         hands=done,
         clean=statuses.get("clean", 0),
         statuses=dict(sorted(statuses.items())),
         findings_by_check=dict(sorted(checks.items())),
-        rejects=len(rejects),
-        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in rejects[:5]),
+        rejects=rejects.num_rows,
+        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in first_rejects),
         seconds=time.perf_counter() - started,
         jobs=jobs,
     )

@@ -25,15 +25,21 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from mjstats.audit import AUDIT_SCHEMAS, AuditSummary, Task, _PartSlicer, _tasks, audit_hands
+from mjstats.audit import (
+    AUDIT_SCHEMAS,
+    AuditSummary,
+    AuditWriter,
+    Task,
+    _PartSlicer,
+    _tasks,
+    audit_hands,
+    audit_output_version,
+)
 from mjstats.errors import MjstatsError
 from mjstats.replay import ReplayProfile
 from mjstats.store import open_dataset
-from mjstats.store.layout import new_version
-from mjstats.store.remote import RemoteDataset, is_url, local_path, new_remote_version, read_version_part
+from mjstats.store.remote import RemoteDataset, is_url, read_version_part
 
 __all__ = ["FLUSH_HANDS", "audit_distributed", "connect", "replay_task"]
 
@@ -148,66 +154,6 @@ def _on_client(
 
 
 # --- the writer -----------------------------------------------------------------------------------
-class _DerivedWriter:
-    """Buffers task results and writes them as numbered part files per table and ruleset, so the
-    tables read back in task order (part files are read in name order)."""
-
-    def __init__(self, put: Callable[[str, pa.Table], None], flush_hands: int) -> None:
-        self.put = put
-        self.flush_hands = flush_hands
-        self.pending: dict[str, list[pa.Table]] = {name: [] for name in AUDIT_SCHEMAS}
-        self.hands = 0
-        self.files = 0
-
-    def add(self, tables: Mapping[str, pa.Table]) -> None:
-        for name, table in tables.items():
-            self.pending[name].append(table)
-        self.hands += tables["audited_hands"].num_rows
-        if self.hands >= self.flush_hands:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self.hands:
-            return
-        name_of_file = f"part-{self.files:05d}.parquet"
-        self.files += 1
-        for name, parts in self.pending.items():
-            table = pa.concat_tables(parts) if parts else AUDIT_SCHEMAS[name].empty_table()
-            parts.clear()
-            column = table.column("ruleset")
-            rest = table.drop_columns(["ruleset"])
-            for value in sorted(set(pc.unique(column).to_pylist()), key=str):
-                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(pc.equal(column, value)))
-        self.hands = 0
-
-
-@contextmanager
-def _derived_version(dataset: str | Path) -> Iterator[tuple[Callable[[str, pa.Table], None], dict]]:
-    """The next version of ``dataset`` without the audit tables: yields (write a file, manifest).
-    Local folders and ``file://`` use the atomic local layout; other URLs ``new_remote_version``."""
-    names = tuple(AUDIT_SCHEMAS)
-    local = local_path(dataset) if isinstance(dataset, str) else dataset
-    if local is not None:
-        with new_version(local, drop=names) as (staging, manifest):
-            for name in names:
-                (staging / name).mkdir()
-
-            def put_local(rel: str, table: pa.Table) -> None:
-                path = staging / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                pq.write_table(table, path, compression="zstd")
-
-            yield put_local, manifest
-        return
-    with new_remote_version(str(dataset), drop=names) as (fs, target, manifest):
-        for name in names:
-            fs.makedirs(f"{target}/{name}", exist_ok=True)
-
-        def put_remote(rel: str, table: pa.Table) -> None:
-            with fs.open(f"{target}/{rel}", "wb") as fh:
-                pq.write_table(table, fh, compression="zstd")
-
-        yield put_remote, manifest
 
 
 # --- the audit ------------------------------------------------------------------------------------
@@ -262,8 +208,8 @@ def audit_distributed(
             results: Iterator[TaskResult] = (replay_task(t, profile, overrides) for t in tasks)
         else:
             results = _on_client(client, tasks, profile, overrides, window or 4 * workers)
-        with _derived_version(dataset) as (put, manifest):
-            writer = _DerivedWriter(put, flush_hands)
+        with audit_output_version(dataset) as (put, manifest):
+            writer = AuditWriter(put, flush_hands)
             for tables, task_statuses, task_checks, n in results:
                 writer.add(tables)
                 statuses.update(task_statuses)

@@ -237,7 +237,7 @@ def test_streamed_files_read_back_in_task_order(tmp_path: Path, tasks: list[list
     """Whatever the flush size, each table reads back as the tasks' rows in order, per ruleset."""
     import pyarrow.dataset as pads
 
-    from mjstats.distributed import _DerivedWriter
+    from mjstats.audit import AuditWriter
 
     folder = tmp_path / f"w{uuid.uuid4().hex}"
 
@@ -245,7 +245,7 @@ def test_streamed_files_read_back_in_task_order(tmp_path: Path, tasks: list[list
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(table, folder / rel)
 
-    writer = _DerivedWriter(put, flush)
+    writer = AuditWriter(put, flush)
     rows: list[tuple[str, str, int]] = []
     for t, rulesets in enumerate(tasks):
         hands = {

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from mjstats.stats.grouping import normalize_by, rate_rows
 from mjstats.stats.intervals import wilson_arrays
@@ -161,22 +163,48 @@ def _sizes(frame: pd.DataFrame, keys: list[str], name: str) -> pd.DataFrame:
     return out
 
 
+_AUDIT_CACHE: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+
+
 def _audit_tables(ds: DatasetLike) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """computed_wins and computed_fans joined to hand ids, or None when the audit has not run."""
+    """computed_wins and computed_fans joined to hand ids, or None when the audit has not run.
+
+    Joined in Arrow on (match_id, hand_no), keeping only hand ids, numbers and dictionary-coded
+    fan names for pandas (at a million hands a pandas merge on the text keys doubled the peak
+    memory of a full stats run); built once per dataset version, like the base tables.
+    """
     dataset = as_dataset(ds)
     if not dataset.has_table("computed_wins"):
         return None
+    cache_key = str(dataset.path.resolve())
+    cached = _AUDIT_CACHE.get(cache_key)
+    if cached is not None:
+        return cached
     base = base_tables(dataset)
-    keys = base.keys.to_pandas()
-    keys["hand_id"] = np.arange(len(keys), dtype=np.int64)
-    cw = dataset.table("computed_wins", columns=["match_id", "hand_no", "winner", "fan_total",
-                                                 "recorded_fan_total"])
-    cw = cw.merge(keys, on=["match_id", "hand_no"], how="inner")
+    keys = pa.table(
+        {
+            "match_id": base.keys["match_id"].cast(pa.string()),
+            "hand_no": base.keys["hand_no"].cast(pa.int64()),
+            "hand_id": pa.array(np.arange(base.keys.num_rows, dtype=np.int64)),
+        }
+    )
+    on = ["match_id", "hand_no"]
+
+    def keyed(table: pa.Table) -> pa.Table:  # the join needs the same key types on both sides
+        table = table.set_column(0, "match_id", table["match_id"].cast(pa.string()))
+        return table.set_column(1, "hand_no", table["hand_no"].cast(pa.int64()))
+
+    cw = keyed(dataset.arrow("computed_wins", columns=[*on, "winner", "fan_total", "recorded_fan_total"]))
+    cw = cw.join(keys, keys=on, join_type="inner").drop_columns(on).sort_by("hand_id").to_pandas()
     if dataset.has_table("computed_fans"):
-        cf = dataset.table("computed_fans", columns=["match_id", "hand_no", "name", "count"])
-        cf = cf.merge(keys, on=["match_id", "hand_no"], how="inner")
+        cf = keyed(dataset.arrow("computed_fans", columns=[*on, "name", "count"]))
+        cf = cf.join(keys, keys=on, join_type="inner").drop_columns(on).sort_by("hand_id")
+        cf = cf.set_column(cf.schema.get_field_index("name"), "name", pc.dictionary_encode(cf["name"]))
+        cf = cf.to_pandas()
     else:
         cf = pd.DataFrame({"hand_id": np.zeros(0, np.int64), "name": [], "count": []})
+    _AUDIT_CACHE.clear()  # one dataset version at a time
+    _AUDIT_CACHE[cache_key] = (cw, cf)
     return cw, cf
 
 
@@ -214,7 +242,7 @@ def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> 
     audited = set(cw["hand_id"].tolist())
     rec = base.fans[np.isin(base.fans["hand_id"].to_numpy(), list(audited))]
     rec = rec.groupby(["hand_id", "name"], observed=True)["count"].sum().rename("recorded").reset_index()
-    com = cf.groupby(["hand_id", "name"])["count"].sum().rename("computed").reset_index()
+    com = cf.groupby(["hand_id", "name"], observed=True)["count"].sum().rename("computed").reset_index()
     rec["name"] = rec["name"].astype(object)
     com["name"] = com["name"].astype(object)
     merged = rec.merge(com, on=["hand_id", "name"], how="outer").fillna({"recorded": 0, "computed": 0})

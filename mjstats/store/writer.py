@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.formats import open_binary
@@ -331,13 +332,13 @@ def write_derived(root: Path, tables: dict[str, pa.Table], *, partition_by: str 
             folder = staging / name
             folder.mkdir(parents=True, exist_ok=True)
             if partition_by in table.column_names:
-                column = table.column(partition_by).to_pylist()
+                column = table.column(partition_by)
                 rest = table.drop_columns([partition_by])
-                for value in sorted(set(column), key=str):
-                    mask = pa.array([v == value for v in column])
+                for value in sorted(pc.unique(column).to_pylist(), key=str):
                     part = folder / f"{partition_by}={value}"
                     part.mkdir(parents=True, exist_ok=True)
-                    pq.write_table(rest.filter(mask), part / "part-0.parquet", compression="zstd")
+                    chosen = rest.filter(pc.equal(column, value))
+                    pq.write_table(chosen, part / "part-0.parquet", compression="zstd")
             else:
                 pq.write_table(table, folder / "part-0.parquet", compression="zstd")
         manifest_data["tables"] = sorted({*manifest_data.get("tables", []), *tables})

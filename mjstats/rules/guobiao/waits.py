@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import permutations
 
 from mjstats.errors import InvalidHand, TileError
+from mjstats.rules.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rules.hand import is_complete, partial_shanten, regular_shanten, regular_waits
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
 
@@ -25,13 +25,9 @@ __all__ = [
     "waits",
 ]
 
-TERMINALS_AND_HONOURS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+# TERMINALS_AND_HONOURS and KNITTED_STRAIGHTS (组合龙: 147, 258, 369 each in a different suit)
+# come from the division module, so both modules read one definition
 _HONOURS = tuple(range(27, 34))
-# The six knitted straights (组合龙): 147, 258, 369 each in a different suit.
-KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(suits[g] * 9 + g + 3 * j for g in range(3) for j in range(3)))
-    for suits in permutations(range(3))
-)
 _STRAIGHT_SETS = tuple(frozenset(k) for k in KNITTED_STRAIGHTS)
 _KNITTED_CANDIDATES = tuple(k + _HONOURS for k in KNITTED_STRAIGHTS)  # 全不靠: 16 candidates
 _FAR = 99  # shanten of a form the hand cannot take (exposed melds)

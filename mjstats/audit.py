@@ -23,7 +23,7 @@ import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -557,16 +557,35 @@ def audit_dataset(
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
     tasks = _tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+    results = _pool_results(tasks, jobs, profile, overrides)
+    return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
+                         started=started, jobs=jobs)
+
+
+TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]
+
+
+def store_results(
+    dataset: str | Path,
+    results: Iterable[TaskResult],
+    rejects: pa.Table,
+    *,
+    flush_hands: int,
+    progress: Callable[[int], None] | None,
+    started: float,
+    jobs: int,
+) -> AuditSummary:
+    """Write task results into the next dataset version as they come (every ``flush_hands``
+    hands, never gathered whole) and sum them up; shared by the process pool and Dask runners."""
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
     done = 0
-    # results are written as they come (every flush_hands hands), never gathered whole
-    with audit_output_version(root) as (put, manifest):
+    with audit_output_version(dataset) as (put, manifest):
         writer = AuditWriter(put, flush_hands)
-        for batch_tables, batch_statuses, batch_checks, n in _pool_results(tasks, jobs, profile, overrides):
-            writer.add(batch_tables)
-            statuses.update(batch_statuses)
-            checks.update(batch_checks)
+        for tables, task_statuses, task_checks, n in results:
+            writer.add(tables)
+            statuses.update(task_statuses)
+            checks.update(task_checks)
             done += n
             if progress is not None:
                 progress(done)
@@ -574,7 +593,7 @@ def audit_dataset(
         manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
     first_rejects = rejects.slice(0, 5).to_pylist()  # the summary shows the first few
     return AuditSummary(
-        dataset=str(root),
+        dataset=str(dataset),
         hands=done,
         clean=statuses.get("clean", 0),
         statuses=dict(sorted(statuses.items())),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,14 +27,13 @@ from typing import Any
 import pyarrow as pa
 
 from mjstats.audit import (
-    AUDIT_SCHEMAS,
     AuditSummary,
-    AuditWriter,
     Task,
+    TaskResult,
     _PartSlicer,
     _tasks,
     audit_hands,
-    audit_output_version,
+    store_results,
 )
 from mjstats.errors import MjstatsError
 from mjstats.replay import ReplayProfile
@@ -46,7 +45,6 @@ __all__ = ["FLUSH_HANDS", "audit_distributed", "connect", "replay_task"]
 FLUSH_HANDS = 50_000  # audited hands buffered before the derived tables get a part file
 INSTALL_HINT = "pip install mjstats[dask]"
 
-TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]
 
 
 # --- on the workers -------------------------------------------------------------------------------
@@ -198,9 +196,6 @@ def audit_distributed(
     started = time.perf_counter()
     if isinstance(dataset, str) and not is_url(dataset):
         dataset = Path(dataset)
-    statuses: Counter[str] = Counter()
-    checks: Counter[str] = Counter()
-    done = 0
     with _scheduler(scheduler) as client:
         workers = _worker_threads(client) if client is not None else 1
         tasks, rejects = _plan(dataset, workers, batch_hands)
@@ -208,29 +203,8 @@ def audit_distributed(
             results: Iterator[TaskResult] = (replay_task(t, profile, overrides) for t in tasks)
         else:
             results = _on_client(client, tasks, profile, overrides, window or 4 * workers)
-        with audit_output_version(dataset) as (put, manifest):
-            writer = AuditWriter(put, flush_hands)
-            for tables, task_statuses, task_checks, n in results:
-                writer.add(tables)
-                statuses.update(task_statuses)
-                checks.update(task_checks)
-                done += n
-                if progress is not None:
-                    progress(done)
-            writer.flush()
-            manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
-    first_rejects = rejects.slice(0, 5).to_pylist()  # the summary shows the first few
-    return AuditSummary(
-        dataset=str(dataset),
-        hands=done,
-        clean=statuses.get("clean", 0),
-        statuses=dict(sorted(statuses.items())),
-        findings_by_check=dict(sorted(checks.items())),
-        rejects=rejects.num_rows,
-        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in first_rejects),
-        seconds=time.perf_counter() - started,
-        jobs=workers,
-    )
+        return store_results(dataset, results, rejects, flush_hands=flush_hands, progress=progress,
+                             started=started, jobs=workers)
 
 
 @contextmanager

@@ -450,17 +450,10 @@ class _Game:
                 self.finish(s, tile, settlement, from_seat=seat)
             elif kind == "chi":
                 middle = data[s]
-                for x in (middle - 1, middle, middle + 1):
-                    if x != tile:
-                        q.counts[x] -= 1
-                        table.visible[x] += 1
-                q.melds.append(("CHI", middle, tile - middle + 2))
+                table.claim(s, kind, tile, seat, middle)
                 self.emit(EventKind.CHI, s, middle, from_seat=seat, claimed=_T[tile])
             else:
-                need = 3 if kind == "gang" else 2
-                q.counts[tile] -= need
-                table.visible[tile] += need
-                q.melds.append(("GANG" if kind == "gang" else "PENG", tile, (s - seat) % 4))
+                table.claim(s, kind, tile, seat)
                 if kind == "gang":
                     self.exposed_kongs += 1
                 self.emit(EventKind.GANG if kind == "gang" else EventKind.PENG, s, tile, from_seat=seat)

@@ -257,23 +257,15 @@ class _Game:
         _, _, kind, s, data = claims[0]
         q = table.seats[s]
         from_seat = seat
-        offer = (s - seat) % 4
         if kind == "hu":
             q.counts[tile] += 1
             self.finish_win(s, tile, data, seat)  # type: ignore[arg-type]
         elif kind == "chi":
             middle = int(data)  # type: ignore[call-overload]
-            for x in (middle - 1, middle, middle + 1):
-                if x != tile:
-                    q.counts[x] -= 1
-                    table.visible[x] += 1
-            q.melds.append(("CHI", middle, tile - middle + 2))
+            table.claim(s, kind, tile, seat, middle)
             self.emit(EventKind.CHI, s, middle, from_seat=from_seat, claimed=_T[tile])
         else:
-            need = 3 if kind == "gang" else 2
-            q.counts[tile] -= need
-            table.visible[tile] += need
-            q.melds.append(("GANG" if kind == "gang" else "PENG", tile, offer))
+            table.claim(s, kind, tile, seat)
             self.emit(EventKind.GANG if kind == "gang" else EventKind.PENG, s, tile, from_seat=from_seat)
         for _, _, other_kind, other, other_data in claims[1:]:
             shown = int(other_data) if other_kind == "chi" else tile  # type: ignore[call-overload]

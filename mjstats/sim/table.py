@@ -48,3 +48,22 @@ class Table:
         self.seats = [Seat() for _ in range(4)]
         self.visible = [0] * 34
         self.gold = gold
+
+    def claim(self, seat: int, kind: str, tile: int, discarder: int, middle: int | None = None) -> Meld:
+        """Seat ``seat`` takes ``discarder``'s discard ``tile`` into a chow (around ``middle``), a
+        pung or an exposed kong: its tiles leave the hand, become visible, and form the meld."""
+        q = self.seats[seat]
+        if kind == "chi":
+            assert middle is not None
+            for x in (middle - 1, middle, middle + 1):
+                if x != tile:
+                    q.counts[x] -= 1
+                    self.visible[x] += 1
+            meld: Meld = ("CHI", middle, tile - middle + 2)
+        else:
+            need = 3 if kind == "gang" else 2
+            q.counts[tile] -= need
+            self.visible[tile] += need
+            meld = ("GANG" if kind == "gang" else "PENG", tile, (seat - discarder) % 4)
+        q.melds.append(meld)
+        return meld

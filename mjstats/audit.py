@@ -332,7 +332,7 @@ _PART_TABLES = ("hands", "events", "wins", "fans", "payments")
 Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, period, part, start, stop)
 
 
-class _PartSlicer:
+class PartSlicer:
     """A part file's aligned tables and the row offsets that cut them by hand (one per worker)."""
 
     def __init__(
@@ -397,7 +397,7 @@ def _offsets(counts: Any) -> list[int]:
     return out
 
 
-_slicer: _PartSlicer | None = None
+_slicer: PartSlicer | None = None
 _slicer_key: tuple[str, str, str, str] | None = None
 _worker_profile: ReplayProfile | None = None
 _worker_overrides: Mapping[str, ReplayProfile] | None = None
@@ -413,13 +413,13 @@ def _run_task(task: Task) -> tuple[dict[str, pa.Table], Counter[str], Counter[st
     version, ruleset, period, part, start, stop = task
     key = (version, ruleset, period, part)
     if _slicer is None or _slicer_key != key:
-        _slicer, _slicer_key = _PartSlicer(Path(version), ruleset, period, part), key
+        _slicer, _slicer_key = PartSlicer(Path(version), ruleset, period, part), key
     hands = _slicer.hands(start, stop)
     rows, statuses, checks = audit_hands(hands, _worker_profile, _worker_overrides)
     return rows, statuses, checks, len(hands)
 
 
-def _tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
+def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
     """Batches of hands, each within one part file and never splitting a match. Without a fixed
     ``batch``, about four per job (at least 500 hands): whole part files when there are many, so
     each is read by one worker."""
@@ -556,7 +556,7 @@ def audit_dataset(
     dataset = open_dataset(root)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-    tasks = _tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+    tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
     results = _pool_results(tasks, jobs, profile, overrides)
     return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
                          started=started, jobs=jobs)

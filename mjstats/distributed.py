@@ -28,11 +28,11 @@ import pyarrow as pa
 
 from mjstats.audit import (
     AuditSummary,
+    PartSlicer,
     Task,
     TaskResult,
-    _PartSlicer,
-    _tasks,
     audit_hands,
+    plan_tasks,
     store_results,
 )
 from mjstats.errors import MjstatsError
@@ -51,16 +51,16 @@ INSTALL_HINT = "pip install mjstats[dask]"
 _local = threading.local()  # one cached part per worker thread (tasks of a part run in a row)
 
 
-def _slicer(version: str, ruleset: str, period: str, part: str) -> _PartSlicer:
+def _slicer(version: str, ruleset: str, period: str, part: str) -> PartSlicer:
     key = (version, ruleset, period, part)
     cached = getattr(_local, "slicer", None)
     if cached is not None and cached[0] == key:
         return cached[1]
     if is_url(version):
         tables = read_version_part(version, ruleset, period, part)
-        slicer = _PartSlicer(Path(), ruleset, period, part, tables=tables)
+        slicer = PartSlicer(Path(), ruleset, period, part, tables=tables)
     else:
-        slicer = _PartSlicer(Path(version), ruleset, period, part)
+        slicer = PartSlicer(Path(version), ruleset, period, part)
     _local.slicer = (key, slicer)
     return slicer
 
@@ -171,7 +171,7 @@ def _plan(dataset: str | Path, workers: int, batch_hands: int | None) -> tuple[l
         return tasks, remote.arrow("rejects", ["source", "line", "error"])
     local = open_dataset(dataset)
     rejects = local.arrow("rejects", columns=["source", "line", "error"])
-    return _tasks(local.path, local.parts(), workers, batch_hands), rejects
+    return plan_tasks(local.path, local.parts(), workers, batch_hands), rejects
 
 
 def audit_distributed(

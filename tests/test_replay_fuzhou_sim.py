@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from mjstats.audit import _tasks, audit_dataset
+from mjstats.audit import audit_dataset, plan_tasks
 from mjstats.formats.canonical import read_canonical, write_canonical
 from mjstats.records import Hand
 from mjstats.replay import replay_hand
@@ -50,7 +50,7 @@ def test_sequence_checks_across_batches_and_jobs(tmp_path: Path) -> None:
     ds = audited(tmp_path, hands)
     # small batches: tasks never split a match, so no hand loses the hand before it
     data = open_dataset(ds)
-    tasks = _tasks(data.path, data.parts(), 2, 7)
+    tasks = plan_tasks(data.path, data.parts(), 2, 7)
     ids = [h.match_id for h in hands]
     assert len(tasks) > 1 and all(t[4] == 0 or ids[t[4]] != ids[t[4] - 1] for t in tasks)
     assert sum(t[5] - t[4] for t in tasks) == 120

@@ -4,15 +4,15 @@ distribution of fan totals, and where recorded fans differ from the audit's comp
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
+from mjstats.stats.audited import Audited, audited_tables
 from mjstats.stats.grouping import normalize_by, rate_rows
 from mjstats.stats.intervals import wilson_arrays
-from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
+from mjstats.stats.tables import Base, DatasetLike, as_dataset, base_tables
 
 __all__ = [
     "COMPUTE",
@@ -39,6 +39,62 @@ def _winner_rows(ds: DatasetLike) -> pd.DataFrame:
     return seats[seats["win"].to_numpy()]
 
 
+def _winner_row_of_hand(base: Base, winners: pd.DataFrame) -> np.ndarray:
+    """Per hand id, the position of its winner's row in ``winners`` (-1: nobody won)."""
+    row = np.full(len(base.hands), -1, dtype=np.int64)
+    row[winners["hand_id"].to_numpy()] = np.arange(len(winners))
+    return row
+
+
+def _rows_of(frame: pd.DataFrame, rows: np.ndarray, columns: list[str]) -> pd.DataFrame:
+    """Some columns of ``frame`` at row positions ``rows`` (categoricals stay coded)."""
+    return pd.DataFrame({c: frame[c].array.take(rows) for c in columns}, index=pd.RangeIndex(len(rows)))
+
+
+_BLOCK_HANDS = 131_072  # hands per block when a metric works through per-(hand, fan) rows
+
+
+def _by_hand(hand: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Rows sorted by hand id (stable; most tables already are), with their other columns."""
+    if len(hand) > 1 and (hand[1:] < hand[:-1]).any():
+        order = np.argsort(hand, kind="stable")
+        return hand[order], *(c[order] for c in columns)
+    return hand, *columns
+
+
+def _hand_blocks(hand: np.ndarray, n_hands: int) -> list[slice]:
+    """Row slices of a hand-sorted array, one per block of :data:`_BLOCK_HANDS` hand ids (the
+    same blocks for every array, so two tables' blocks line up)."""
+    bounds = np.searchsorted(hand, np.arange(0, n_hands + _BLOCK_HANDS, _BLOCK_HANDS))
+    return [slice(int(a), int(b)) for a, b in pairwise(bounds)] or [slice(0, 0)]
+
+
+def _summed(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Additive columns summed per group (categorical keys stay coded: blocks concatenate)."""
+    return frame.groupby(keys, observed=True, sort=True).sum().reset_index()
+
+
+def _per_hand_fan(hand: np.ndarray, code: np.ndarray, count: np.ndarray,
+                  n_codes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counts summed per (hand id, fan-name code), sorted by both: a win can list a fan twice.
+
+    Works on integer keys (hand * n_codes + code), never on fan-name strings: at a million
+    hands the fans tables hold ~5 million rows.
+    """
+    keep = code >= 0
+    key = hand[keep].astype(np.int64) * max(n_codes, 1) + code[keep]
+    counts = count[keep].astype(np.int64)
+    if len(key) > 1 and (key[1:] < key[:-1]).any():
+        order = np.argsort(key, kind="stable")
+        key, counts = key[order], counts[order]
+    if len(key) == 0:
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty
+    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    unique = key[starts]
+    return unique // max(n_codes, 1), unique % max(n_codes, 1), np.add.reduceat(counts, starts)
+
+
 def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
     """Per fan: wins containing it / wins (of its ruleset, in the group), with ``mean_count``."""
     base = base_tables(ds)
@@ -48,16 +104,24 @@ def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> p
         return _empty("fan_frequency", [*group, "fan"])
     wins = _sizes(winners, group, "wins")
     fans = base.fans
-    per_win = fans.groupby(["hand_id", "name"], observed=True)["count"].sum().reset_index()
-    per_win = per_win.merge(winners[["hand_id", *group]], on="hand_id", how="inner")
-    per_win["has"] = 1
-    per_win = per_win.rename(columns={"name": "fan"})
-    per_win["fan"] = per_win["fan"].astype(object)
-    for k in group:
-        if isinstance(per_win[k].dtype, pd.CategoricalDtype):
-            per_win[k] = per_win[k].astype(object)
-            wins[k] = wins[k].astype(object)
-    counted = per_win.groupby([*group, "fan"], sort=True)[["has", "count"]].sum().reset_index()
+    fan_hand, fan_code, fan_count = _by_hand(fans["hand_id"].to_numpy(), fans["name"].cat.codes.to_numpy(),
+                                             fans["count"].to_numpy())
+    winner_row = _winner_row_of_hand(base, winners)
+    partials = []
+    for rows in _hand_blocks(fan_hand, len(base.hands)):
+        hand, code, count = _per_hand_fan(fan_hand[rows], fan_code[rows], fan_count[rows],
+                                          len(base.fans["name"].cat.categories))
+        row = winner_row[hand]
+        won = row >= 0
+        per_win = _rows_of(winners, row[won], group)
+        per_win["fan"] = pd.Categorical.from_codes(code[won], dtype=base.fans["name"].dtype)
+        per_win["has"] = np.ones(int(won.sum()), np.int64)
+        per_win["count"] = count[won]
+        partials.append(_summed(per_win, [*group, "fan"]))
+    counted = _summed(pd.concat(partials, ignore_index=True), [*group, "fan"])
+    for k in [*group, "fan"]:
+        if isinstance(counted[k].dtype, pd.CategoricalDtype):
+            counted[k] = counted[k].astype(object)
     counted = counted.merge(wins, on=group, how="left") if group else counted.assign(wins=len(winners))
     out = rate_rows(counted.assign(hands=counted["wins"]), "fan_frequency", (*group, "fan"),
                     "has", "wins", total_count="count")
@@ -104,9 +168,7 @@ def fan_lift(ds: DatasetLike, by: Iterable[str] | str | None = None, min_both: i
         if not keep.any():
             continue
         used, col = np.unique(name_code[keep], return_inverse=True)
-        matrix = np.zeros((n_wins, len(used)), dtype=np.float32)
-        matrix[rows[keep], col] = 1.0
-        both = (matrix.T @ matrix).astype(np.int64)  # Gram matrix: wins with both fans
+        both = _pair_counts(rows[keep], col, n_wins, len(used))
         single = np.diag(both)
         a, b = np.triu_indices(len(used), k=1)
         keep_pairs = both[a, b] >= min_both
@@ -136,6 +198,25 @@ def fan_lift(ds: DatasetLike, by: Iterable[str] | str | None = None, min_both: i
     return out
 
 
+_LIFT_CHUNK = 65_536  # wins per block of the 0/1 matrix (bounds its memory at any dataset size)
+
+
+def _pair_counts(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    """Gram matrix of the rows x cols 0/1 matrix (cell = rows holding both columns), summed
+    over blocks of rows so the matrix itself is never whole in memory."""
+    if len(rows) > 1 and (rows[1:] < rows[:-1]).any():
+        order = np.argsort(rows, kind="stable")
+        rows, cols = rows[order], cols[order]
+    both = np.zeros((n_cols, n_cols), dtype=np.int64)
+    bounds = np.searchsorted(rows, np.arange(0, n_rows + _LIFT_CHUNK, _LIFT_CHUNK))
+    for i, start in enumerate(range(0, n_rows, _LIFT_CHUNK)):
+        lo, hi = bounds[i], bounds[i + 1]
+        block = np.zeros((min(_LIFT_CHUNK, n_rows - start), n_cols), dtype=np.float32)
+        block[rows[lo:hi] - start, cols[lo:hi]] = 1.0
+        both += np.rint(block.T @ block).astype(np.int64)  # exact: a block has < 2**24 rows
+    return both
+
+
 def fan_total_distribution(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
     """Share of wins with each recorded fan total (per ruleset and group)."""
     group = _fan_group(ds, by)
@@ -163,49 +244,18 @@ def _sizes(frame: pd.DataFrame, keys: list[str], name: str) -> pd.DataFrame:
     return out
 
 
-_AUDIT_CACHE: dict[str, tuple[pd.DataFrame, pd.DataFrame]] = {}
+_AUDIT_CACHE: dict[str, Audited | None] = {}
 
 
-def _audit_tables(ds: DatasetLike) -> tuple[pd.DataFrame, pd.DataFrame] | None:
-    """computed_wins and computed_fans joined to hand ids, or None when the audit has not run.
-
-    Joined in Arrow on (match_id, hand_no), keeping only hand ids, numbers and dictionary-coded
-    fan names for pandas (at a million hands a pandas merge on the text keys doubled the peak
-    memory of a full stats run); built once per dataset version, like the base tables.
-    """
+def _audit_tables(ds: DatasetLike) -> Audited | None:
+    """The audit's computed wins and fans by hand id (None when the audit has not run), read
+    once per dataset version, like the base tables."""
     dataset = as_dataset(ds)
-    if not dataset.has_table("computed_wins"):
-        return None
     cache_key = str(dataset.path.resolve())
-    cached = _AUDIT_CACHE.get(cache_key)
-    if cached is not None:
-        return cached
-    base = base_tables(dataset)
-    keys = pa.table(
-        {
-            "match_id": base.keys["match_id"].cast(pa.string()),
-            "hand_no": base.keys["hand_no"].cast(pa.int64()),
-            "hand_id": pa.array(np.arange(base.keys.num_rows, dtype=np.int64)),
-        }
-    )
-    on = ["match_id", "hand_no"]
-
-    def keyed(table: pa.Table) -> pa.Table:  # the join needs the same key types on both sides
-        table = table.set_column(0, "match_id", table["match_id"].cast(pa.string()))
-        return table.set_column(1, "hand_no", table["hand_no"].cast(pa.int64()))
-
-    cw = keyed(dataset.arrow("computed_wins", columns=[*on, "winner", "fan_total", "recorded_fan_total"]))
-    cw = cw.join(keys, keys=on, join_type="inner").drop_columns(on).sort_by("hand_id").to_pandas()
-    if dataset.has_table("computed_fans"):
-        cf = keyed(dataset.arrow("computed_fans", columns=[*on, "name", "count"]))
-        cf = cf.join(keys, keys=on, join_type="inner").drop_columns(on).sort_by("hand_id")
-        cf = cf.set_column(cf.schema.get_field_index("name"), "name", pc.dictionary_encode(cf["name"]))
-        cf = cf.to_pandas()
-    else:
-        cf = pd.DataFrame({"hand_id": np.zeros(0, np.int64), "name": [], "count": []})
-    _AUDIT_CACHE.clear()  # one dataset version at a time
-    _AUDIT_CACHE[cache_key] = (cw, cf)
-    return cw, cf
+    if cache_key not in _AUDIT_CACHE:
+        _AUDIT_CACHE.clear()  # one dataset version at a time
+        _AUDIT_CACHE[cache_key] = audited_tables(dataset, base_tables(dataset))
+    return _AUDIT_CACHE[cache_key]
 
 
 def _empty(metric: str, keys: list[str]) -> pd.DataFrame:
@@ -221,14 +271,14 @@ def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) ->
     audit = _audit_tables(ds)
     if audit is None:
         return _empty("fan_mismatch_rate", list(keys))
-    cw, _ = audit
+    base = base_tables(ds)
     winners = _winner_rows(ds)
-    both = cw.dropna(subset=["fan_total", "recorded_fan_total"])
-    rows = winners.merge(both[["hand_id", "fan_total", "recorded_fan_total"]], on="hand_id",
-                         suffixes=("_seat", ""))
-    differ = (rows["fan_total"].to_numpy(float) != rows["recorded_fan_total"].to_numpy(float))
-    return rate_rows(rows, "fan_mismatch_rate", keys, differ.astype(np.int64),
-                     np.ones(len(rows), np.int64))
+    both = ~np.isnan(audit.fan_total) & ~np.isnan(audit.recorded_fan_total)
+    row = _winner_row_of_hand(base, winners)[audit.win_hand[both]]
+    won = row >= 0
+    rows = winners.iloc[row[won]]
+    differ = audit.fan_total[both][won] != audit.recorded_fan_total[both][won]
+    return rate_rows(rows, "fan_mismatch_rate", keys, differ.astype(np.int64), np.ones(len(rows), np.int64))
 
 
 def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
@@ -237,25 +287,45 @@ def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> 
     group = _fan_group(ds, by)
     if audit is None:
         return _empty("fan_disagreement", [*group, "fan"])
-    cw, cf = audit
     base = base_tables(ds)
-    audited = set(cw["hand_id"].tolist())
-    rec = base.fans[np.isin(base.fans["hand_id"].to_numpy(), list(audited))]
-    rec = rec.groupby(["hand_id", "name"], observed=True)["count"].sum().rename("recorded").reset_index()
-    com = cf.groupby(["hand_id", "name"], observed=True)["count"].sum().rename("computed").reset_index()
-    rec["name"] = rec["name"].astype(object)
-    com["name"] = com["name"].astype(object)
-    merged = rec.merge(com, on=["hand_id", "name"], how="outer").fillna({"recorded": 0, "computed": 0})
+    # one fan-name code space for both sides
+    recorded_names = base.fans["name"].cat.categories
+    names = pd.Index(sorted(set(recorded_names) | set(audit.fan_name.categories)), dtype="str")
+    rec_lut = np.append(names.get_indexer(recorded_names), -1)
+    com_lut = np.append(names.get_indexer(audit.fan_name.categories), -1)
+    audited = np.zeros(len(base.hands), dtype=bool)
+    audited[audit.win_hand] = True
+    mine = audited[base.fans["hand_id"].to_numpy()]
+    rec_hand, rec_code, rec_count = _by_hand(base.fans["hand_id"].to_numpy()[mine],
+                                             rec_lut[base.fans["name"].cat.codes.to_numpy()[mine]],
+                                             base.fans["count"].to_numpy()[mine])
+    com_hand, com_code, com_count = _by_hand(audit.fan_hand, com_lut[audit.fan_name.codes], audit.fan_count)
     winners = _winner_rows(ds)
-    merged = merged.merge(winners[["hand_id", *group]], on="hand_id", how="inner")
-    merged["differ"] = (merged["recorded"] != merged["computed"]).astype(np.int64)
-    merged["recorded_only"] = ((merged["recorded"] > 0) & (merged["computed"] == 0)).astype(np.int64)
-    merged["computed_only"] = ((merged["computed"] > 0) & (merged["recorded"] == 0)).astype(np.int64)
-    merged["one"] = 1
-    merged = merged.rename(columns={"name": "fan"})
-    for k in group:
-        if isinstance(merged[k].dtype, pd.CategoricalDtype):
-            merged[k] = merged[k].astype(object)
+    winner_row = _winner_row_of_hand(base, winners)
+    width = max(len(names), 1)
+    partials = []
+    for rec, com in zip(_hand_blocks(rec_hand, len(base.hands)), _hand_blocks(com_hand, len(base.hands)),
+                        strict=True):
+        rh, rc, rn = _per_hand_fan(rec_hand[rec], rec_code[rec], rec_count[rec], width)
+        ch, cc, cn = _per_hand_fan(com_hand[com], com_code[com], com_count[com], width)
+        # outer join of the two sorted (hand, fan) key lists
+        rkey, ckey = rh * width + rc, ch * width + cc
+        pairs = np.union1d(rkey, ckey)
+        recorded = np.zeros(len(pairs), np.int64)
+        computed = np.zeros(len(pairs), np.int64)
+        recorded[np.searchsorted(pairs, rkey)] = rn
+        computed[np.searchsorted(pairs, ckey)] = cn
+        row = winner_row[pairs // width]
+        won = row >= 0
+        recorded, computed = recorded[won], computed[won]
+        block = _rows_of(winners, row[won], group)
+        block["fan"] = pd.Categorical.from_codes((pairs % width)[won], categories=names)
+        block["differ"] = (recorded != computed).astype(np.int64)
+        block["one"] = np.ones(len(block), np.int64)
+        block["recorded_only"] = ((recorded > 0) & (computed == 0)).astype(np.int64)
+        block["computed_only"] = ((computed > 0) & (recorded == 0)).astype(np.int64)
+        partials.append(_summed(block, [*group, "fan"]))
+    merged = pd.concat(partials, ignore_index=True)
     return rate_rows(merged, "fan_disagreement", (*group, "fan"), "differ", "one", "one",
                      recorded_only="recorded_only", computed_only="computed_only")
 

@@ -16,6 +16,9 @@ Bases are cached per dataset version (a version folder never changes once writte
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import sys
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -31,7 +34,8 @@ from mjstats.stats.holdings import seat_melds, tile_counts
 from mjstats.stats.parts import DatasetLike, as_dataset, kind_codes, read_part
 from mjstats.store import Dataset
 
-__all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "clear_cache", "kind_codes", "read_part"]
+__all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "clear_cache", "key_strings", "kind_codes",
+           "read_part", "release_free_memory"]
 
 
 HAND_COLUMNS = (
@@ -102,8 +106,10 @@ class _Frames:
             self.cols.setdefault(name, []).append(values)
 
     def frame(self, categorical: tuple[str, ...]) -> pd.DataFrame:
+        """One frame; each column's part arrays are dropped as soon as they are joined."""
         out: dict[str, object] = {}
-        for name, parts in self.cols.items():
+        for name in list(self.cols):
+            parts = self.cols.pop(name)
             if name in categorical:
                 # one category dtype (str) for every part, even parts with only nulls
                 same = [c.set_categories(c.categories.astype("str")) for c in parts]
@@ -153,16 +159,32 @@ def _build(ds: Dataset) -> Base:
             offset += n
     if offset == 0:
         return _empty_base()
-    return Base(
+    base = Base(
         hands=hands.frame(_HAND_CATEGORIES),
         seats=seats.frame(_SEAT_CATEGORIES),
         fans=fans.frame(_FAN_CATEGORIES) if fans.cols else _empty_fans(),
-        keys=pa.concat_tables(keys),
+        keys=pa.concat_tables(keys).combine_chunks(),
         drawn=tuple(drawn),
     )
+    release_free_memory()
+    return base
 
 
-def _key_strings(table: pa.Table) -> pa.Array:
+def release_free_memory() -> None:
+    """Hand memory freed by the scan back to the operating system.
+
+    The scan threads allocate every part's arrays in their own malloc arenas; once the parts
+    are joined those arenas are mostly free but glibc keeps them (at a million hands ~350 MB
+    of RSS held for nothing). ``malloc_trim`` returns them; Arrow's pool is asked to do the
+    same. Elsewhere than glibc the call is skipped: it only changes RSS, never results.
+    """
+    pa.default_memory_pool().release_unused()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # not glibc (musl, say)
+            ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def key_strings(table: pa.Table) -> pa.Array:
     """``match_id`` and ``hand_no`` joined into one string per row (a hashable hand key)."""
     joined = pc.binary_join_element_wise(
         table.column("match_id"), pc.cast(table.column("hand_no"), pa.string()), "\x1f"
@@ -226,13 +248,13 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     e = read_part(ds, "events", ruleset, period, part, EVENT_COLUMNS)
     f = read_part(ds, "fans", ruleset, period, part, ("match_id", "hand_no", "winner", "name", "count"))
     keys.append(h.select(["match_id", "hand_no"]))
-    hand_keys = _key_strings(h)
+    hand_keys = key_strings(h)
 
     def locate(table: pa.Table) -> np.ndarray:
         """Row positions in ``h`` of each row's hand (hashing in Arrow, no Python strings)."""
         if table.num_rows == 0:
             return np.zeros(0, dtype=np.int64)
-        where = pc.index_in(_key_strings(table), value_set=hand_keys)
+        where = pc.index_in(key_strings(table), value_set=hand_keys)
         if where.null_count:
             raise DatasetError(f"{ds.root}: {part}: rows whose hand is not in the hands table")
         return where.to_numpy(zero_copy_only=False).astype(np.int64)

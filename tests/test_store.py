@@ -149,3 +149,24 @@ def test_dataset_folder_is_self_cleaning(tmp_path, sample_path):
     more = write_renumbered(tmp_path / "more.txt", 5)
     _ingest(more, out)  # a change clears the debris of interrupted runs
     assert sorted(p.name for p in out.iterdir()) == ["CURRENT", "v000002"]
+
+
+def test_rejects_are_written_in_row_groups_in_order(sample_path, tmp_path, monkeypatch):
+    """Rejects stream to disk (a row group per REJECT_ROWS): all of them, in input order."""
+    import pyarrow.parquet as pq
+
+    from mjstats.store import writer
+
+    monkeypatch.setattr(writer, "REJECT_ROWS", 3)
+    out = tmp_path / "ds"
+    _ingest(sample_path, out)
+    copy = tmp_path / "again.txt"
+    copy.write_bytes(sample_path.read_bytes() + b"\n")  # another file (new SHA-256), the same 16 hands
+    summary = _ingest(copy, out, reject_samples=5)
+    assert summary.rejects == 16 and len(summary.reject_samples) == 5
+    rejects = open_dataset(out).table("rejects")
+    assert len(rejects) == 16 and rejects.error.str.contains("duplicate hand").all()
+    lines = rejects.line.tolist()
+    assert lines == sorted(lines) and [r.line for r in summary.reject_samples] == lines[:5]
+    (part,) = (open_dataset(out).path / "rejects").glob("*.parquet")
+    assert pq.ParquetFile(part).metadata.num_row_groups == 6

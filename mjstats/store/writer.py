@@ -79,6 +79,44 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+class _RejectWriter:
+    """The run's rejects, written as they come (a row group per :data:`REJECT_ROWS`), so a
+    very dirty input never holds every reject's raw text in memory; keeps the first few."""
+
+    def __init__(self, staging: Path, run: int, samples: int) -> None:
+        self.path = staging / "rejects" / f"part-{run:06d}.parquet"
+        self.samples: list[Reject] = []
+        self.keep = samples
+        self.pending: list[Reject] = []
+        self.count = 0
+        self.writer: pq.ParquetWriter | None = None
+
+    def add(self, reject: Reject) -> None:
+        self.count += 1
+        if len(self.samples) < self.keep:
+            self.samples.append(reject)
+        self.pending.append(reject)
+        if len(self.pending) >= REJECT_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        if self.writer is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.writer = pq.ParquetWriter(self.path, SCHEMAS["rejects"])
+        self.writer.write_table(rejects_table(self.pending))
+        self.pending = []
+
+    def close(self) -> None:
+        self.flush()
+        if self.writer is not None:
+            self.writer.close()
+
+
+REJECT_ROWS = 10_000
+
+
 class _PartitionWriter:
     """Buffers one (ruleset, period) partition and writes a part file per table when full."""
 
@@ -177,7 +215,7 @@ def ingest_sources(
         seen = _existing_keys(staging)
         run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
-        rejects: list[Reject] = []
+        rejects = _RejectWriter(staging, run, reject_samples)
         read_so_far = 0
         for item in inputs:
             digest = digests[item.path]
@@ -203,14 +241,15 @@ def ingest_sources(
 
             for batch in _batches(item, jobs, batch_records):
                 read_so_far += batch.records
-                rejects.extend(batch.rejects)
+                for reject in batch.rejects:
+                    rejects.add(reject)
                 counts["rejects"] += len(batch.rejects)
                 duplicates: set[tuple[str, int]] = set()
                 for info in batch.hands:
                     key_hash = hash((info.match_id, info.hand_no))
                     if key_hash in seen:
                         duplicates.add((info.match_id, info.hand_no))
-                        rejects.append(_duplicate(info, item.path))
+                        rejects.add(_duplicate(info, item.path))
                         counts["rejects"] += 1
                         continue
                     seen.add(key_hash)
@@ -252,12 +291,9 @@ def ingest_sources(
             summary.sources.append(str(item.path))
         for writer in writers.values():
             writer.flush()
-        if rejects:
-            folder = staging / "rejects"
-            folder.mkdir(parents=True, exist_ok=True)
-            pq.write_table(rejects_table(rejects), folder / f"part-{run:06d}.parquet")
-        summary.rejects = len(rejects)
-        summary.reject_samples = rejects[:reject_samples]
+        rejects.close()
+        summary.rejects = rejects.count
+        summary.reject_samples = rejects.samples
         manifest_data["runs"] = run
         manifest_data["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest_data.get("tables", [])})
     return summary

@@ -147,3 +147,16 @@ def test_hand_lookup_is_exact(n_hands, picks, skip_unknown):
     got = np.concatenate([lookup.positions(pa.array(probe[:half], pa.string())),
                           lookup.positions(pa.array(probe[half:], pa.string()))])
     assert got.tolist() == [position.get(k, -1) for k in probe]
+
+
+def test_a_dataset_ingested_again_at_the_same_path_is_not_served_from_cache(tmp_path, sample_path):
+    import shutil
+
+    out = tmp_path / "ds"
+    ingest_sources([SourceInput(sample_path, "botzone")], out)
+    first = compute(out, "win_rate")
+    shutil.rmtree(out)
+    ingest_sources([SourceInput(SIM, "canonical")], out)  # the same folder, v000001 again
+    second = compute(out, "win_rate")
+    assert int(first["denominator"].sum()) == 16 * 4
+    assert int(second["denominator"].sum()) == 4 * len(open_dataset(out).table("hands"))

@@ -12,7 +12,7 @@ import pandas as pd
 from mjstats.stats.audited import Audited, audited_tables
 from mjstats.stats.grouping import normalize_by, rate_rows
 from mjstats.stats.intervals import wilson_arrays
-from mjstats.stats.tables import Base, DatasetLike, as_dataset, base_tables
+from mjstats.stats.tables import Base, DatasetLike, as_dataset, base_tables, cached_per_version
 
 __all__ = [
     "COMPUTE",
@@ -244,18 +244,11 @@ def _sizes(frame: pd.DataFrame, keys: list[str], name: str) -> pd.DataFrame:
     return out
 
 
-_AUDIT_CACHE: dict[str, Audited | None] = {}
-
-
 def _audit_tables(ds: DatasetLike) -> Audited | None:
     """The audit's computed wins and fans by hand id (None when the audit has not run), read
     once per dataset version, like the base tables."""
     dataset = as_dataset(ds)
-    cache_key = str(dataset.path.resolve())
-    if cache_key not in _AUDIT_CACHE:
-        _AUDIT_CACHE.clear()  # one dataset version at a time
-        _AUDIT_CACHE[cache_key] = audited_tables(dataset, base_tables(dataset))
-    return _AUDIT_CACHE[cache_key]
+    return cached_per_version("audited", dataset, lambda: audited_tables(dataset, base_tables(dataset)))
 
 
 def _empty(metric: str, keys: list[str]) -> pd.DataFrame:

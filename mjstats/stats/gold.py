@@ -14,7 +14,8 @@ import pyarrow.compute as pc
 from mjstats.stats.grouping import mean_rows, normalize_by, rate_rows
 from mjstats.stats.holdings import part_events, seat_melds, tile_counts
 from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes
-from mjstats.stats.tables import base_tables
+from mjstats.stats.tables import base_tables, cached_per_version
+from mjstats.store import Dataset
 
 __all__ = ["COMPUTE", "GOLD_PATTERNS", "gold_seat_table", "gold_usage"]
 
@@ -93,24 +94,48 @@ def _part_gold_rows(hand_ids: np.ndarray, hands: pa.Table, events: pa.Table,
     return {k: v[readable] for k, v in rows.items()}
 
 
-def gold_seat_table(ds: DatasetLike) -> pd.DataFrame:
-    """Per Fuzhou seat-hand: start_golds, gold_discards, golds_held (winner), natural, wild,
-    resolved (the winner's shape reads as complete), joined to the base seat rows."""
-    dataset = as_dataset(ds)
-    base = base_tables(dataset)
+_GOLD_COLUMNS = ("start_golds", "gold_discards", "golds_held", "natural", "wild", "resolved")
 
+
+def _gold_rows(dataset: Dataset) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The per-seat gold columns of the Fuzhou seat-hands (row positions in ``base.seats``,
+    compact columns), computed once per dataset version: examining every winning shape is the
+    slow part (half a minute at a million hands), and every gold metric needs the same rows."""
+    return cached_per_version("gold_rows", dataset, lambda: _scan_gold_rows(dataset))
+
+
+def _scan_gold_rows(dataset: Dataset) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     def with_gold(h: pa.Table) -> np.ndarray:
         return pc.is_valid(h.column("gold")).to_numpy(zero_copy_only=False)
 
-    parts = [_part_gold_rows(*p) for p in part_events(dataset, with_gold, "fuzhou", ("gold",))]
-    names = ("hand_id", "seat", "start_golds", "gold_discards", "golds_held", "natural", "wild", "resolved")
-    table = pd.DataFrame(
-        {k: (np.concatenate([p[k] for p in parts]) if parts else np.zeros(0)).astype(np.int64) for k in names}
-    )
-    table["seat"] = table["seat"].astype(np.int8)
-    merged = base.seats.merge(table, on=["hand_id", "seat"], how="inner")
-    hands = base.hands[["hand_id", "win_kind", "pattern"]]
-    merged = merged.merge(hands, on="hand_id", how="left")
+    hand_id: list[np.ndarray] = []
+    seat: list[np.ndarray] = []
+    columns: dict[str, list[np.ndarray]] = {k: [] for k in _GOLD_COLUMNS}
+    for part in part_events(dataset, with_gold, "fuzhou", ("gold",)):
+        rows = _part_gold_rows(*part)
+        hand_id.append(rows["hand_id"])
+        seat.append(rows["seat"])
+        for k in _GOLD_COLUMNS:
+            columns[k].append(rows[k].astype(np.int16))  # counts of at most 17 tiles
+    # base.seats holds seat s of hand h at row 4h + s (tables._scan_part builds it so)
+    positions = (np.concatenate(hand_id) * 4 + np.concatenate(seat)) if hand_id else np.zeros(0, np.int64)
+    order = np.argsort(positions, kind="stable")
+    return positions[order], {k: (np.concatenate(v)[order] if v else np.zeros(0, np.int16))
+                              for k, v in columns.items()}
+
+
+def gold_seat_table(ds: DatasetLike) -> pd.DataFrame:
+    """Per Fuzhou seat-hand: start_golds, gold_discards, golds_held (winner), natural, wild,
+    resolved (the winner's shape reads as complete), with the base seat row's columns."""
+    dataset = as_dataset(ds)
+    base = base_tables(dataset)
+    positions, columns = _gold_rows(dataset)
+    merged = base.seats.iloc[positions].reset_index(drop=True)
+    for k in _GOLD_COLUMNS:
+        merged[k] = columns[k].astype(np.int64)
+    hand_of = merged["hand_id"].to_numpy()
+    merged["win_kind"] = base.hands["win_kind"].array.take(hand_of)  # hands row i is hand id i
+    merged["pattern"] = base.hands["pattern"].array.take(hand_of)
     merged["three_golds"] = (merged["win_kind"].astype(object) == "three_golds").to_numpy()
     # 三金倒 wins on any shape: their golds are neither wild nor at face value
     merged.loc[merged["three_golds"], ["natural", "wild", "resolved"]] = 0

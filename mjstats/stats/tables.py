@@ -20,8 +20,10 @@ import contextlib
 import ctypes
 import sys
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -34,8 +36,8 @@ from mjstats.stats.holdings import seat_melds, tile_counts
 from mjstats.stats.parts import DatasetLike, as_dataset, kind_codes, read_part
 from mjstats.store import Dataset
 
-__all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "clear_cache", "key_strings", "kind_codes",
-           "read_part", "release_free_memory"]
+__all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "cached_per_version", "clear_cache",
+           "key_strings", "kind_codes", "read_part", "release_free_memory", "version_key"]
 
 
 HAND_COLUMNS = (
@@ -71,19 +73,41 @@ class Base:
     drawn: tuple[DrawnHands, ...] = ()  # holdings at exhaustive draws (tenpai)
 
 
+T = TypeVar("T")
+
 _CACHE: OrderedDict[str, Base] = OrderedDict()
 _CACHE_SIZE = 2
+_DERIVED: dict[str, dict[str, object]] = {}  # per-version results other modules cache (gold, audit)
 
 
 def clear_cache() -> None:
-    """Forget the cached base tables (they are rebuilt on the next call)."""
+    """Forget the cached base tables and what was derived from them (rebuilt on the next call)."""
     _CACHE.clear()
+    for cache in _DERIVED.values():
+        cache.clear()
+
+
+def version_key(dataset: Dataset) -> str:
+    """What identifies a version's contents for caching: its folder, and the identity of its
+    manifest file (a dataset deleted and ingested again at the same path is not the old one)."""
+    stat = (dataset.path / "manifest.json").stat()
+    return f"{dataset.path.resolve()}:{stat.st_ino}:{stat.st_mtime_ns}"
+
+
+def cached_per_version(name: str, dataset: Dataset, build: Callable[[], T]) -> T:
+    """``build()`` once per dataset version (the latest version only), kept under ``name``."""
+    cache = _DERIVED.setdefault(name, {})
+    key = version_key(dataset)
+    if key not in cache:
+        cache.clear()  # one dataset version at a time
+        cache[key] = build()
+    return cache[key]  # type: ignore[return-value]
 
 
 def base_tables(ds: DatasetLike) -> Base:
     """The base tables of a dataset's live version (built once, then cached)."""
     dataset = as_dataset(ds)
-    key = str(dataset.path.resolve())
+    key = version_key(dataset)
     base = _CACHE.get(key)
     if base is None:
         base = _build(dataset)

@@ -160,3 +160,27 @@ def test_a_dataset_ingested_again_at_the_same_path_is_not_served_from_cache(tmp_
     second = compute(out, "win_rate")
     assert int(first["denominator"].sum()) == 16 * 4
     assert int(second["denominator"].sum()) == 4 * len(open_dataset(out).table("hands"))
+
+
+def test_compute_all_reports_its_scans(audited_ds):
+    from mjstats.stats import compute_all
+    from mjstats.stats.tables import clear_cache as forget
+
+    forget()
+    seen: dict[str, list[int]] = {}
+    frame = compute_all(audited_ds, metrics=["win_rate", "fan_frequency"],
+                        progress=lambda phase, n: seen.setdefault(phase, []).append(n))
+    hands = len(open_dataset(audited_ds).table("hands"))
+    assert set(seen) == {"hands"} and seen["hands"][-1] == hands
+    assert seen["hands"] == sorted(seen["hands"]) and len(frame) > 0
+
+
+def test_compute_all_reports_the_gold_scan(tmp_path):
+    from mjstats.stats import compute_all
+
+    out = tmp_path / "fz"
+    ingest_sources([SourceInput(SIM.with_name("fuzhou.jsonl.gz"), "canonical")], out)
+    seen: dict[str, list[int]] = {}
+    compute_all(out, metrics=["gold_points"], progress=lambda phase, n: seen.setdefault(phase, []).append(n))
+    hands = len(open_dataset(out).table("hands"))
+    assert seen["hands"][-1] == hands and 0 < seen["gold"][-1] <= hands

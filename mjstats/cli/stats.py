@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=20,
                    help="rows shown per metric in the table (0 = all; JSON/CSV show all)")
     p.add_argument("--list", action="store_true", help="list the metric ids and exit")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     p.set_defaults(func=run)
 
 
@@ -41,9 +42,24 @@ def run(args: argparse.Namespace) -> int:
     metrics = None
     if args.metric:
         metrics = [m.strip() for item in args.metric for m in item.split(",") if m.strip()]
+    from mjstats.progress import ProgressLine
+
+    labels = {"hands": ("stats: scanning", "hands"), "gold": ("stats: reading gold use", "Fuzhou hands")}
+    lines: dict[str, ProgressLine] = {}
+
+    def progress(phase: str, count: int) -> None:
+        if phase not in lines:  # each phase's clock starts when it does
+            lines[phase] = ProgressLine(*labels[phase])
+        lines[phase](count)
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        frame = compute_all(args.dataset, by=args.by, metrics=metrics)
+        try:
+            frame = compute_all(args.dataset, by=args.by, metrics=metrics,
+                                progress=None if args.quiet else progress)
+        finally:
+            for line in lines.values():
+                line.close()
     for w in caught:
         print(f"mjstats stats: note: {w.message}", file=sys.stderr)
     if args.json:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pandas as pd
 
 from mjstats.stats import fans, gold, outcomes, streaks
+from mjstats.stats.gold import prepare_gold_rows
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, get_metric
-from mjstats.stats.tables import DatasetLike, as_dataset
+from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
 
 __all__ = ["COMPUTE", "compute", "compute_all", "result_rows"]
 
@@ -30,15 +31,25 @@ def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = No
 
 
 def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
-                metrics: Iterable[str] | None = None) -> pd.DataFrame:
+                metrics: Iterable[str] | None = None,
+                progress: Callable[[str, int], None] | None = None) -> pd.DataFrame:
     """Several metrics (default: all that apply to the dataset's rulesets) in one frame.
 
     Metrics that cannot be grouped by ``by`` (hand-level ones by a seat key, say) are skipped
     with a warning; Fuzhou-only metrics are skipped on a dataset without Fuzhou hands.
+    ``progress(phase, count)`` reports the two long scans as they go: ``"hands"`` (hands
+    scanned into the base tables) and ``"gold"`` (Fuzhou hands whose gold use is read).
     """
     normalize_by(by)  # an unknown key is an error, not a note per metric
     dataset = as_dataset(ds)
     rulesets = {r for r, _ in dataset.partitions()}
+    wanted = list(metrics) if metrics is not None else None
+    if progress is not None:  # build the cached tables now, so that the scans can report
+        base_tables(dataset, lambda n: progress("hands", n))
+        if "fuzhou" in rulesets and any(get_metric(m).family == "gold" and m != "gold_pattern_rate"
+                                        for m in (wanted or METRICS)):
+            prepare_gold_rows(dataset, lambda n: progress("gold", n))
+    metrics = wanted
     frames = []
     keys: list[str] = []
     for metric_id in metrics or METRICS:

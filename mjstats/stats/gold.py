@@ -4,7 +4,7 @@ patterns 三金倒, 金雀, 金龙 and 抢金 (definitions: the registry; rules:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -17,7 +17,7 @@ from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes
 from mjstats.stats.tables import base_tables, cached_per_version
 from mjstats.store import Dataset
 
-__all__ = ["COMPUTE", "GOLD_PATTERNS", "gold_seat_table", "gold_usage"]
+__all__ = ["COMPUTE", "GOLD_PATTERNS", "gold_seat_table", "gold_usage", "prepare_gold_rows"]
 
 GOLD_PATTERNS = ("三金倒", "金雀", "金龙", "抢金")
 WIN_SIZE = 17  # reference fuzhou.md: a winning hand is 17 tiles, 5 melds + a pair
@@ -97,22 +97,33 @@ def _part_gold_rows(hand_ids: np.ndarray, hands: pa.Table, events: pa.Table,
 _GOLD_COLUMNS = ("start_golds", "gold_discards", "golds_held", "natural", "wild", "resolved")
 
 
-def _gold_rows(dataset: Dataset) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _gold_rows(dataset: Dataset,
+               progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """The per-seat gold columns of the Fuzhou seat-hands (row positions in ``base.seats``,
     compact columns), computed once per dataset version: examining every winning shape is the
     slow part (half a minute at a million hands), and every gold metric needs the same rows."""
-    return cached_per_version("gold_rows", dataset, lambda: _scan_gold_rows(dataset))
+    return cached_per_version("gold_rows", dataset, lambda: _scan_gold_rows(dataset, progress))
 
 
-def _scan_gold_rows(dataset: Dataset) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def prepare_gold_rows(ds: DatasetLike, progress: Callable[[int], None] | None = None) -> None:
+    """Compute (and cache) the gold columns now, reporting Fuzhou hands done to ``progress``."""
+    _gold_rows(as_dataset(ds), progress)
+
+
+def _scan_gold_rows(dataset: Dataset,
+                    progress: Callable[[int], None] | None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     def with_gold(h: pa.Table) -> np.ndarray:
         return pc.is_valid(h.column("gold")).to_numpy(zero_copy_only=False)
 
     hand_id: list[np.ndarray] = []
     seat: list[np.ndarray] = []
     columns: dict[str, list[np.ndarray]] = {k: [] for k in _GOLD_COLUMNS}
+    done = 0
     for part in part_events(dataset, with_gold, "fuzhou", ("gold",)):
         rows = _part_gold_rows(*part)
+        done += len(part[0])
+        if progress is not None:
+            progress(done)
         hand_id.append(rows["hand_id"])
         seat.append(rows["seat"])
         for k in _GOLD_COLUMNS:

@@ -104,13 +104,14 @@ def cached_per_version(name: str, dataset: Dataset, build: Callable[[], T]) -> T
     return cache[key]  # type: ignore[return-value]
 
 
-def base_tables(ds: DatasetLike) -> Base:
-    """The base tables of a dataset's live version (built once, then cached)."""
+def base_tables(ds: DatasetLike, progress: Callable[[int], None] | None = None) -> Base:
+    """The base tables of a dataset's live version (built once, then cached); ``progress`` is
+    called with the number of hands scanned so far while they are built."""
     dataset = as_dataset(ds)
     key = version_key(dataset)
     base = _CACHE.get(key)
     if base is None:
-        base = _build(dataset)
+        base = _build(dataset, progress)
         _CACHE[key] = base
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
@@ -162,7 +163,7 @@ def _scan_alone(ds: Dataset, ruleset: str, period: str, part: str) -> tuple[int,
     return (n, *frames, keys, drawn)
 
 
-def _build(ds: Dataset) -> Base:
+def _build(ds: Dataset, progress: Callable[[int], None] | None = None) -> Base:
     hands, seats, fans = _Frames(), _Frames(), _Frames()
     keys: list[pa.Table] = []
     drawn: list[DrawnHands] = []
@@ -181,6 +182,8 @@ def _build(ds: Dataset) -> Base:
             keys.extend(pk)
             drawn.extend(replace(d, hand_ids=d.hand_ids + offset) for d in pd_)
             offset += n
+            if progress is not None:
+                progress(offset)
     if offset == 0:
         return _empty_base()
     base = Base(

@@ -184,3 +184,19 @@ def test_compute_all_reports_the_gold_scan(tmp_path):
     compute_all(out, metrics=["gold_points"], progress=lambda phase, n: seen.setdefault(phase, []).append(n))
     hands = len(open_dataset(out).table("hands"))
     assert seen["hands"][-1] == hands and 0 < seen["gold"][-1] <= hands
+
+
+def test_reads_gold_rows_names_exactly_the_metrics_that_scan_gold(tmp_path):
+    """compute_all prefetches the gold scan (with progress) only for these metrics: keep it true."""
+    from mjstats.stats import gold
+    from mjstats.stats.registry import METRICS
+    from mjstats.stats.tables import _DERIVED
+
+    out = tmp_path / "fz"
+    ingest_sources([SourceInput(SIM.with_name("fuzhou.jsonl.gz"), "canonical")], out)
+    for metric_id, metric in METRICS.items():
+        if metric.family != "gold":
+            continue
+        clear_cache()
+        compute(out, metric_id)
+        assert bool(_DERIVED.get("gold_rows")) == (metric_id in gold.READS_GOLD_ROWS), metric_id

@@ -10,7 +10,6 @@ from typing import Any
 import pandas as pd
 
 from mjstats.stats import fans, gold, outcomes, streaks
-from mjstats.stats.gold import prepare_gold_rows
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
@@ -43,13 +42,13 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
     normalize_by(by)  # an unknown key is an error, not a note per metric
     dataset = as_dataset(ds)
     rulesets = {r for r, _ in dataset.partitions()}
-    wanted = list(metrics) if metrics is not None else None
+    metrics = list(metrics) if metrics is not None else None
+    for metric_id in metrics or ():
+        get_metric(metric_id)  # an unknown id fails before any scan
     if progress is not None:  # build the cached tables now, so that the scans can report
         base_tables(dataset, lambda n: progress("hands", n))
-        if "fuzhou" in rulesets and any(get_metric(m).family == "gold" and m != "gold_pattern_rate"
-                                        for m in (wanted or METRICS)):
-            prepare_gold_rows(dataset, lambda n: progress("gold", n))
-    metrics = wanted
+        if "fuzhou" in rulesets and set(metrics or METRICS) & set(gold.READS_GOLD_ROWS):
+            gold.prepare_gold_rows(dataset, lambda n: progress("gold", n))
     frames = []
     keys: list[str] = []
     for metric_id in metrics or METRICS:

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as pads
 
+from mjstats.stats.parts import int_column
 from mjstats.stats.tables import Base, key_strings, release_free_memory
 from mjstats.store import Dataset
 
@@ -78,10 +79,6 @@ def _files(ds: Dataset, table: str) -> list[pads.Fragment]:
     return sorted(dataset.get_fragments(), key=lambda f: f.path)
 
 
-def _numbers(column: pa.ChunkedArray, fill: float | int, dtype: type) -> np.ndarray:
-    return pc.fill_null(column, fill).to_numpy(zero_copy_only=False).astype(dtype)
-
-
 def _joined(parts: list[np.ndarray], dtype: type) -> np.ndarray:
     return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
 
@@ -98,7 +95,7 @@ def audited_tables(ds: Dataset, base: Base) -> Audited | None:
         hand = lookup.positions(key_strings(t))
         ok = hand >= 0
         wins["hand"].append(hand[ok])
-        wins["winner"].append(_numbers(t["winner"], -1, np.int8)[ok])
+        wins["winner"].append(int_column(t, "winner", -1).astype(np.int8)[ok])
         wins["fan_total"].append(pc.cast(t["fan_total"], pa.float64()).to_numpy(zero_copy_only=False)[ok])
         wins["recorded"].append(
             pc.cast(t["recorded_fan_total"], pa.float64()).to_numpy(zero_copy_only=False)[ok])
@@ -111,7 +108,7 @@ def audited_tables(ds: Dataset, base: Base) -> Audited | None:
         hand = lookup.positions(key_strings(t))
         ok = hand >= 0
         fan_hand.append(hand[ok])
-        fan_count.append(_numbers(t["count"], 1, np.int64)[ok])
+        fan_count.append(int_column(t, "count", 1)[ok])
         names = pc.dictionary_encode(t["name"].combine_chunks())
         codes = pc.fill_null(names.indices, -1).to_numpy(zero_copy_only=False).astype(np.int32)[ok]
         fan_name.append(pd.Categorical.from_codes(codes, categories=pd.Index(names.dictionary.to_pylist(),

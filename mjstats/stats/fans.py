@@ -12,6 +12,7 @@ import pandas as pd
 from mjstats.stats.audited import Audited, audited_tables
 from mjstats.stats.grouping import normalize_by, rate_rows
 from mjstats.stats.intervals import wilson_arrays
+from mjstats.stats.parts import sorted_by
 from mjstats.stats.tables import Base, DatasetLike, as_dataset, base_tables, cached_per_version
 
 __all__ = [
@@ -54,14 +55,6 @@ def _rows_of(frame: pd.DataFrame, rows: np.ndarray, columns: list[str]) -> pd.Da
 _BLOCK_HANDS = 131_072  # hands per block when a metric works through per-(hand, fan) rows
 
 
-def _by_hand(hand: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Rows sorted by hand id (stable; most tables already are), with their other columns."""
-    if len(hand) > 1 and (hand[1:] < hand[:-1]).any():
-        order = np.argsort(hand, kind="stable")
-        return hand[order], *(c[order] for c in columns)
-    return hand, *columns
-
-
 def _hand_blocks(hand: np.ndarray, n_hands: int) -> list[slice]:
     """Row slices of a hand-sorted array, one per block of :data:`_BLOCK_HANDS` hand ids (the
     same blocks for every array, so two tables' blocks line up)."""
@@ -83,10 +76,7 @@ def _per_hand_fan(hand: np.ndarray, code: np.ndarray, count: np.ndarray,
     """
     keep = code >= 0
     key = hand[keep].astype(np.int64) * max(n_codes, 1) + code[keep]
-    counts = count[keep].astype(np.int64)
-    if len(key) > 1 and (key[1:] < key[:-1]).any():
-        order = np.argsort(key, kind="stable")
-        key, counts = key[order], counts[order]
+    key, counts = sorted_by(key, count[keep].astype(np.int64))
     if len(key) == 0:
         empty = np.zeros(0, np.int64)
         return empty, empty, empty
@@ -104,7 +94,7 @@ def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> p
         return _empty("fan_frequency", [*group, "fan"])
     wins = _sizes(winners, group, "wins")
     fans = base.fans
-    fan_hand, fan_code, fan_count = _by_hand(fans["hand_id"].to_numpy(), fans["name"].cat.codes.to_numpy(),
+    fan_hand, fan_code, fan_count = sorted_by(fans["hand_id"].to_numpy(), fans["name"].cat.codes.to_numpy(),
                                              fans["count"].to_numpy())
     winner_row = _winner_row_of_hand(base, winners)
     partials = []
@@ -204,9 +194,7 @@ _LIFT_CHUNK = 65_536  # wins per block of the 0/1 matrix (bounds its memory at a
 def _pair_counts(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
     """Gram matrix of the rows x cols 0/1 matrix (cell = rows holding both columns), summed
     over blocks of rows so the matrix itself is never whole in memory."""
-    if len(rows) > 1 and (rows[1:] < rows[:-1]).any():
-        order = np.argsort(rows, kind="stable")
-        rows, cols = rows[order], cols[order]
+    rows, cols = sorted_by(rows, cols)
     both = np.zeros((n_cols, n_cols), dtype=np.int64)
     bounds = np.searchsorted(rows, np.arange(0, n_rows + _LIFT_CHUNK, _LIFT_CHUNK))
     for i, start in enumerate(range(0, n_rows, _LIFT_CHUNK)):
@@ -289,10 +277,10 @@ def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> 
     audited = np.zeros(len(base.hands), dtype=bool)
     audited[audit.win_hand] = True
     mine = audited[base.fans["hand_id"].to_numpy()]
-    rec_hand, rec_code, rec_count = _by_hand(base.fans["hand_id"].to_numpy()[mine],
+    rec_hand, rec_code, rec_count = sorted_by(base.fans["hand_id"].to_numpy()[mine],
                                              rec_lut[base.fans["name"].cat.codes.to_numpy()[mine]],
                                              base.fans["count"].to_numpy()[mine])
-    com_hand, com_code, com_count = _by_hand(audit.fan_hand, com_lut[audit.fan_name.codes], audit.fan_count)
+    com_hand, com_code, com_count = sorted_by(audit.fan_hand, com_lut[audit.fan_name.codes], audit.fan_count)
     winners = _winner_rows(ds)
     winner_row = _winner_row_of_hand(base, winners)
     width = max(len(names), 1)

@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 
 from mjstats.stats.grouping import mean_rows, normalize_by, rate_rows
 from mjstats.stats.holdings import part_events, seat_melds, tile_counts
-from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes
+from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes, sorted_by
 from mjstats.stats.tables import base_tables, cached_per_version
 from mjstats.store import Dataset
 
@@ -129,10 +129,11 @@ def _scan_gold_rows(dataset: Dataset,
         for k in _GOLD_COLUMNS:
             columns[k].append(rows[k].astype(np.int16))  # counts of at most 17 tiles
     # base.seats holds seat s of hand h at row 4h + s (tables._scan_part builds it so)
-    positions = (np.concatenate(hand_id) * 4 + np.concatenate(seat)) if hand_id else np.zeros(0, np.int64)
-    order = np.argsort(positions, kind="stable")
-    return positions[order], {k: (np.concatenate(v)[order] if v else np.zeros(0, np.int16))
-                              for k, v in columns.items()}
+    if not hand_id:
+        return np.zeros(0, np.int64), {k: np.zeros(0, np.int16) for k in _GOLD_COLUMNS}
+    positions, *values = sorted_by(np.concatenate(hand_id) * 4 + np.concatenate(seat),
+                                   *(np.concatenate(columns[k]) for k in _GOLD_COLUMNS))
+    return positions, dict(zip(_GOLD_COLUMNS, values, strict=True))
 
 
 def gold_seat_table(ds: DatasetLike) -> pd.DataFrame:
@@ -244,3 +245,7 @@ COMPUTE = {
     "start_gold_win_rate": start_gold_win_rate,
     "gold_pattern_rate": gold_pattern_rate,
 }
+
+# the metrics that read the per-seat gold columns (gold_pattern_rate needs only the base tables)
+READS_GOLD_ROWS = ("gold_held_share", "gold_points", "gold_wild_share", "gold_discard_win_rate",
+                   "start_gold_win_rate")

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from mjstats.store import Dataset, open_dataset
 from mjstats.store.schema import SCHEMAS
 
-__all__ = ["DatasetLike", "as_dataset", "int_column", "kind_codes", "read_part"]
+__all__ = ["DatasetLike", "as_dataset", "int_column", "kind_codes", "read_part", "sorted_by"]
 
 DatasetLike = Dataset | str | Path
 
@@ -58,3 +58,12 @@ def kind_codes(column: pa.ChunkedArray | pa.Array, kinds: tuple[str, ...]) -> np
 def int_column(table: pa.Table, name: str, fill: int = -1) -> np.ndarray:
     """An integer column as int64 numpy, nulls as ``fill``."""
     return pc.fill_null(table.column(name), fill).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def sorted_by(key: np.ndarray, *columns: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Rows sorted by ``key`` (stable; skipped when already sorted, as hand ids mostly are),
+    with their other columns."""
+    if len(key) > 1 and (key[1:] < key[:-1]).any():
+        order = np.argsort(key, kind="stable")
+        return key[order], *(c[order] for c in columns)
+    return key, *columns

@@ -33,7 +33,7 @@ from pandas.api.types import union_categoricals
 
 from mjstats.errors import DatasetError
 from mjstats.stats.holdings import seat_melds, tile_counts
-from mjstats.stats.parts import DatasetLike, as_dataset, kind_codes, read_part
+from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes, read_part
 from mjstats.store import Dataset
 
 __all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "cached_per_version", "clear_cache",
@@ -259,10 +259,6 @@ def _seat_strings(column: pa.ChunkedArray, n: int) -> pd.Categorical:
     return pd.Categorical(out)
 
 
-def _ints(column: pa.ChunkedArray | pa.Array, fill: int) -> np.ndarray:
-    return pc.fill_null(column, fill).to_numpy(zero_copy_only=False).astype(np.int64)
-
-
 def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
                hands: _Frames, seats: _Frames, fans: _Frames, keys: list[pa.Table],
                drawn: list[DrawnHands]) -> int:
@@ -286,8 +282,8 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
             raise DatasetError(f"{ds.root}: {part}: rows whose hand is not in the hands table")
         return where.to_numpy(zero_copy_only=False).astype(np.int64)
 
-    dealer = _ints(h.column("dealer"), 0)
-    streak = _ints(h.column("streak"), 0)
+    dealer = int_column(h, "dealer", 0)
+    streak = int_column(h, "streak", 0)
     draw = pc.fill_null(pc.equal(h.column("outcome"), "draw"), False).to_numpy(zero_copy_only=False)
     has_scores = pc.fill_null(h.column("has_scores"), False).to_numpy(zero_copy_only=False)
 
@@ -299,19 +295,19 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     fan_total = np.full(n, np.nan)
     win_kind = np.full(n, None, dtype=object)
     if len(wi):
-        winner[wi] = _ints(w.column("winner"), -1)
-        loser[wi] = _ints(w.column("loser"), -1)
+        winner[wi] = int_column(w, "winner", -1)
+        loser[wi] = int_column(w, "loser", -1)
         self_drawn[wi] = pc.fill_null(w.column("self_drawn"), False).to_numpy(zero_copy_only=False)
         fan_total[wi] = w.column("fan_total").to_numpy(zero_copy_only=False).astype(float)
         win_kind[wi] = pc.cast(w.column("win_kind"), pa.string()).to_numpy(zero_copy_only=False)
 
     # --- events: per (hand, seat) counters ------------------------------------------------------
-    n_events = _ints(h.column("n_events"), 0)
+    n_events = int_column(h, "n_events", 0)
     if int(n_events.sum()) != e.num_rows:
         raise DatasetError(f"{ds.root}: {part}: events do not line up with hands.n_events")
     hidx = np.repeat(np.arange(n), n_events)
     kind = kind_codes(e.column("kind"), (*CALL_KINDS, "discard", "hu"))
-    seat = _ints(e.column("seat"), -1)
+    seat = int_column(e, "seat", -1)
     slot = hidx * 4 + seat
     valid = seat >= 0
     call_mask = (kind >= 0) & (kind < len(CALL_KINDS)) & valid
@@ -322,7 +318,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     hu_from = np.full(n, -1, dtype=np.int64)
     if hu_mask.any():
         hu_h = hidx[hu_mask]
-        hu_f = _ints(e.column("from_seat"), -1)[hu_mask]
+        hu_f = int_column(e, "from_seat", -1)[hu_mask]
         first_h, first = np.unique(hu_h, return_index=True)
         hu_from[first_h] = hu_f[first]
 
@@ -349,7 +345,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     points = np.full(4 * n, np.nan)
     if p.num_rows:
         pi = locate(p)
-        ps = _ints(p.column("seat"), -1)
+        ps = int_column(p, "seat", -1)
         ok = (ps >= 0) & (ps < 4)
         points[pi[ok] * 4 + ps[ok]] = p.column("score").to_numpy(zero_copy_only=False)[ok].astype(float)
 
@@ -366,7 +362,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
         profile=profile,
         dealer=dealer.astype(np.int8),
         streak=streak.astype(np.int16),
-        gold=_ints(h.column("gold"), -1).astype(np.int8),
+        gold=int_column(h, "gold", -1).astype(np.int8),
         draw=draw,
         has_scores=has_scores,
         winner=winner.astype(np.int8),
@@ -402,9 +398,9 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
         fi = locate(f)
         fans.add(
             hand_id=(fi + offset).astype(np.int64),
-            winner=_ints(f.column("winner"), -1).astype(np.int8),
+            winner=int_column(f, "winner", -1).astype(np.int8),
             name=_encoded(f.column("name")),
-            count=_ints(f.column("count"), 1).astype(np.int16),
+            count=int_column(f, "count", 1).astype(np.int16),
         )
     return n
 

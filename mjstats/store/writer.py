@@ -79,6 +79,9 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+REJECT_ROWS = 10_000  # rejects per row group of the run's rejects file
+
+
 class _RejectWriter:
     """The run's rejects, written as they come (a row group per :data:`REJECT_ROWS`), so a
     very dirty input never holds every reject's raw text in memory; keeps the first few."""
@@ -112,9 +115,6 @@ class _RejectWriter:
         self.flush()
         if self.writer is not None:
             self.writer.close()
-
-
-REJECT_ROWS = 10_000
 
 
 class _PartitionWriter:

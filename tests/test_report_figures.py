@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections import Counter
 
 import numpy as np
 from hypothesis import given, settings
@@ -54,10 +55,28 @@ def test_labels_are_text_and_escaped(labels: list[str]) -> None:
     assert root.get("aria-label") == "<b>&'\""
 
 
+def _texts(root: ET.Element) -> Counter[str]:
+    return Counter("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+
+
 def test_heatmap_and_series_render() -> None:
     matrix = np.array([[math.nan, 1.0], [1.0, math.nan]])
     svg = figures.heatmap(["平和", "自摸"], matrix, name="h", title="lift", colorbar="log2 lift")
-    assert "平和" in svg and ET.fromstring(svg) is not None
-    line = figures.series({"dealer": [(0, 0.25, 0.2, 0.3, False), (1, 0.3, 0.1, 0.5, True)]}, name="s",
-                          title="s", xlabel="streak", ylabel="rate")  # fmt: skip
-    assert ET.fromstring(line) is not None
+    root = ET.fromstring(svg)
+    texts = _texts(root)
+    # each fan labels one column and one row; the colour bar carries its label
+    assert (texts["平和"], texts["自摸"], texts["log2 lift"]) == (2, 2, 1)
+    assert len(list(root.iter(f"{SVG}image"))) == 2  # the matrix and the colour bar
+    line = figures.series({"dealer": [(0, 0.25, 0.2, 0.3, False), (1, 0.3, 0.1, 0.5, True)],
+                           "others": [(0, 0.2, 0.1, 0.3, False), (1, 0.22, 0.1, 0.3, False),
+                                      (2, 0.24, 0.2, 0.3, True)]},
+                          name="s", title="s", xlabel="streak", ylabel="rate")  # fmt: skip
+    root = ET.fromstring(line)
+    texts = _texts(root)
+    assert texts["dealer"] == texts["others"] == 1  # the legend names each series once
+    assert texts["streak"] == texts["rate"] == 1
+    axes = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "s-axes_1")
+    plotted = [g for g in axes if "line2d" in (g.get("id") or "")]
+    # one marker per point (2 + 3), drawn as <use>; one interval band per series
+    assert sum(len(list(g.iter(f"{SVG}use"))) for g in plotted) == 5
+    assert sum("FillBetween" in (g.get("id") or "") for g in axes) == 2

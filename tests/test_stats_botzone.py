@@ -11,9 +11,11 @@ import pytest
 
 from mjstats.cli import main
 from mjstats.formats.botzone import read_botzone
-from mjstats.records import Hand
+from mjstats.records import EventKind, Hand
+from mjstats.rules.guobiao.waits import shanten
 from mjstats.stats import compute, compute_all, fan_frequencies, result_rows, win_rates
 from mjstats.store import SourceInput, ingest_sources, write_derived
+from mjstats.tiles import Tile
 
 
 @pytest.fixture(scope="module")
@@ -82,11 +84,44 @@ def test_means_match_the_records(sample_ds, records):
     assert net.numerator == 0 and net.denominator == 64  # Botzone scores are zero-sum
 
 
+def _final_hands(hand: Hand) -> list[tuple[list[Tile], list[tuple[str, Tile, int]]]]:
+    """Each seat's concealed tiles and exposed melds at the end of a hand, replayed event by event
+    here (not through mjstats.replay), in the form guobiao waits.shanten takes."""
+    held: list[Counter] = [Counter() for _ in range(4)]
+    melds: list[list[tuple[str, Tile, int]]] = [[] for _ in range(4)]
+    for e in hand.events:
+        if e.kind == EventKind.DEAL:
+            held[e.seat].update(e.tiles)
+        elif e.kind == EventKind.DRAW:
+            held[e.seat][e.tile] += 1
+        elif e.kind in (EventKind.DISCARD, EventKind.FLOWER):
+            held[e.seat][e.tile] -= 1
+        elif e.kind == EventKind.CHI:  # tile = the run's middle, claimed = the discard taken
+            held[e.seat].subtract(t for t in (e.tile - 1, e.tile, e.tile + 1) if t != e.claimed)
+            melds[e.seat].append(("CHI", e.tile, 0))
+        elif e.kind == EventKind.PENG:
+            held[e.seat][e.tile] -= 2
+            melds[e.seat].append(("PENG", e.tile, 0))
+        elif e.kind in (EventKind.GANG, EventKind.ANGANG):
+            held[e.seat][e.tile] -= 3 if e.kind == EventKind.GANG else 4
+            melds[e.seat].append(("GANG", e.tile, 0))
+        elif e.kind == EventKind.BUGANG:
+            held[e.seat][e.tile] -= 1
+            melds[e.seat] = [("GANG", t, o) if k == "PENG" and t == e.tile else (k, t, o)
+                             for k, t, o in melds[e.seat]]  # fmt: skip
+    return [(sorted(held[s].elements()), melds[s]) for s in range(4)]
+
+
 def test_tenpai_at_draw_reads_every_seat(sample_ds, records):
     t = compute(sample_ds, "tenpai_at_draw").iloc[0]
-    draws = sum(1 for h in records if not h.result.is_win)
-    assert t.denominator == 4 * draws and t.unreadable == 0
-    assert 0 <= t.numerator <= t.denominator
+    draws = [h for h in records if not h.result.is_win]
+    assert t.denominator == 4 * len(draws) and t.unreadable == 0
+    # expected from an independent path: replay each exhaustive draw's events by hand and run
+    # guobiao shanten on every seat's final hand (0 = waiting)
+    tenpai = sum(shanten(tiles, melds) == 0 for h in draws for tiles, melds in _final_hands(h))
+    assert (t.numerator, t.denominator) == (tenpai, 8)
+    # pinned: the sample's two drawn hands leave 4 of 4 and 1 of 4 seats waiting
+    assert (t.numerator, t.denominator) == (5, 8)
 
 
 def test_cli_json(sample_ds, capsys):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result, WinKind
-from mjstats.stats import compute, dealer_streaks, gold_usage, streak_trend
+from mjstats.stats import cochran_armitage, compute, dealer_streaks, gold_usage, streak_trend
 from mjstats.store import SourceInput, ingest_sources, open_dataset
 from mjstats.tiles import ALL_KINDS, parse_tiles
 
@@ -285,6 +285,13 @@ def test_streak_trend_is_deterministic_and_matches_the_test(fuzhou_ds):
     row = a.iloc[0]
     assert row.denominator == 10 and row.numerator == 2
     assert row.ci_low <= row.value <= row.ci_high
+    # the test on the dealer wins by streak pinned in test_streak_metrics: streak 0 -> 1 of 7,
+    # 1 -> 1 of 1, 2 -> 0 of 2 (streak 2 is the top level: no streak is pooled)
+    assert (row.levels, row.top_level) == (3, 2)
+    test = cochran_armitage([0, 1, 2], [1, 1, 0], [7, 1, 2])
+    assert (row.numerator, row.denominator) == (test.successes, test.trials)
+    got = (row.value, row.ci_low, row.ci_high, row.z, row.p_value)
+    assert got == pytest.approx((test.slope, test.ci_low, test.ci_high, test.z, test.p_value), rel=1e-12)
 
 
 def test_fuzhou_tenpai_hands_are_rebuilt(fuzhou_ds):

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mjstats.stats import METRICS, clear_cache, compute
 from mjstats.stats.grouping import HAND_KEYS, SEAT_KEYS
-from mjstats.store import SourceInput, ingest_sources
+from mjstats.store import SourceInput, ingest_sources, open_dataset, write_derived
 from tests.strategies import random_hand
 
 SEAT_LEVEL = ("win_rate", "self_draw_share", "deal_in_rate", "call_rate", "mean_fan", "mean_win_points",
@@ -36,9 +37,33 @@ def _dataset(seed: int, n: int, root: Path) -> Path:
     return out
 
 
+def _audit(ds_path: Path) -> None:
+    """Audit tables (computed_wins / computed_fans) made from the recorded wins and fans, with a
+    seeded few totals bumped and fan counts changed, so the audit metrics have rows and some
+    disagreement (as tests/test_stats_streamed.py does for the sample)."""
+    ds = open_dataset(ds_path)
+    rng = np.random.default_rng(5)
+    wins = ds.arrow("wins", columns=["match_id", "hand_no", "winner", "fan_total", "ruleset"])
+    total = wins["fan_total"].to_numpy(zero_copy_only=False).astype(float)
+    bumped = np.where(rng.random(len(total)) < 0.2, total + 2, total)
+    as_int = lambda xs: pa.array([None if np.isnan(x) else int(x) for x in xs], pa.int32())  # noqa: E731
+    cw = pa.table({
+        "match_id": wins["match_id"], "hand_no": wins["hand_no"], "winner": wins["winner"],
+        "fan_total": as_int(bumped), "recorded_fan_total": as_int(total), "ruleset": wins["ruleset"],
+    })  # fmt: skip
+    rec = ds.arrow("fans", columns=["match_id", "hand_no", "name", "count", "ruleset"])
+    count = rec["count"].to_numpy(zero_copy_only=False).astype(np.int16)
+    count[rng.random(len(count)) < 0.1] += 1
+    cf = rec.set_column(3, "count", pa.array(count, pa.int16()))
+    write_derived(ds_path, {"computed_wins": cw, "computed_fans": cf})
+    clear_cache()
+
+
 @pytest.fixture(scope="module")
 def random_ds(tmp_path_factory) -> Path:
-    return _dataset(20261130, 300, tmp_path_factory.mktemp("rand"))
+    ds = _dataset(20261130, 300, tmp_path_factory.mktemp("rand"))
+    _audit(ds)
+    return ds
 
 
 def _check_rows(frame: pd.DataFrame) -> None:
@@ -54,7 +79,20 @@ def _check_rows(frame: pd.DataFrame) -> None:
 @pytest.mark.parametrize("metric", sorted(METRICS))
 def test_every_metric_runs_and_rates_are_bounded(random_ds, metric):
     frame = compute(random_ds, metric)
+    # 300 random hands of both rulesets, with audit tables: every metric has rows to check
+    assert len(frame) > 0
     _check_rows(frame)
+    # wherever an estimate and its interval are all present, the interval holds the estimate
+    cols = frame[["value", "ci_low", "ci_high"]].astype(float)
+    present = cols.notna().all(axis=1)
+    assert ((cols.ci_low <= cols.value) & (cols.value <= cols.ci_high))[present].all()
+
+
+@pytest.mark.parametrize("metric", ["fan_mismatch_rate", "fan_disagreement"])
+def test_audit_metrics_see_the_audit_tables(random_ds, metric):
+    frame = compute(random_ds, metric)
+    # the perturbed audit disagrees somewhere, and agrees somewhere
+    assert 0 < frame["numerator"].sum() < frame["denominator"].sum()
 
 
 @pytest.mark.parametrize("key", SEAT_KEYS + HAND_KEYS)

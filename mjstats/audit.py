@@ -47,7 +47,7 @@ from mjstats.replay import (
 from mjstats.store import open_dataset
 from mjstats.store.layout import new_version
 from mjstats.store.remote import local_path, new_remote_version
-from mjstats.store.schema import hands_from_tables
+from mjstats.store.schema import HAND_TABLES, hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
@@ -328,7 +328,7 @@ def audit_hands(
 
 
 # --- batches of the dataset ---------------------------------------------------------------
-_PART_TABLES = ("hands", "events", "wins", "fans", "payments")
+_PART_TABLES = HAND_TABLES
 Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, period, part, start, stop)
 
 

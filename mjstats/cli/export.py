@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -32,12 +31,6 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         count = write_canonical(hands, sys.stdout)
     else:
-        tmp = args.out.with_name(f".{args.out.name}.tmp-{os.getpid()}")
-        try:
-            with tmp.open("w", encoding="utf-8", newline="\n") as fh:
-                count = write_canonical(hands, fh)
-            os.replace(tmp, args.out)
-        finally:
-            tmp.unlink(missing_ok=True)
+        count = write_canonical(hands, args.out)  # atomic; gzipped for a .gz name
         print(f"exported {count:,} hands to {args.out}", file=sys.stderr)
     return 0

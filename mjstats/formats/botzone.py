@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from mjstats.formats import open_binary
 from mjstats.records import (
+    CLAIM_KINDS,
     Event,
     EventKind,
     FanEntry,
@@ -36,7 +37,6 @@ _DEAL, _DRAW, _DISCARD = EventKind.DEAL, EventKind.DRAW, EventKind.DISCARD
 _CHI, _PENG, _GANG = EventKind.CHI, EventKind.PENG, EventKind.GANG
 _ANGANG, _BUGANG, _IGNORED, _HU = EventKind.ANGANG, EventKind.BUGANG, EventKind.IGNORED, EventKind.HU
 _HUANG = EventKind.HUANG
-_CLAIM_NAMES = {"chi": "chi", "peng": "peng", "gang": "gang", "hu": "hu"}
 # Events are built with tuple.__new__ and every field given in order: the named tuple's own
 # __new__ is a Python function, and a record has a hundred events (a fifth of the parse time).
 _event = tuple.__new__
@@ -389,8 +389,8 @@ def _ignored_claims(words: list[str], number: int, events: list[Event], seq: int
         raise _Bad(f"malformed Ignore clause {' '.join(words)!r}", number)
     for i in range(0, len(words), 5):
         ignore, player, seat_word, act, tile_code = words[i : i + 5]
-        claim = _CLAIM_NAMES.get(act.lower())
-        if ignore.lower() != "ignore" or player != "Player" or claim is None:
+        claim = act.lower()
+        if ignore.lower() != "ignore" or player != "Player" or claim not in CLAIM_KINDS:
             raise _Bad(f"malformed Ignore clause {' '.join(words[i : i + 5])!r}", number)
         seat = _seat(seat_word, number)
         tile = _tile(tile_code, number)

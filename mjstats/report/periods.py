@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mjstats.errors import MjstatsError
+from mjstats.store.schema import UNDATED
 
 __all__ = [
     "ALL_TIME",
@@ -24,7 +25,6 @@ __all__ = [
     "week_of",
 ]
 
-UNDATED = "undated"  # same name as the store's partition of hands without a timestamp
 ALL_TIME = "all-time"
 
 _MONTH = re.compile(r"^(\d{4})-(\d{2})$")

@@ -18,10 +18,9 @@ import pyarrow.parquet as pq
 
 from mjstats.report.periods import UNDATED, Period, week_of
 from mjstats.store import Dataset, open_dataset
+from mjstats.store.schema import HAND_TABLES
 
 __all__ = ["hand_keys", "write_slice"]
-
-_ALIGNED = ("hands", "events", "wins", "fans", "payments")  # same hands in the same part files
 
 
 def hand_keys(table: pa.Table) -> pa.Array:
@@ -86,7 +85,7 @@ def write_slice(ds: Dataset, period: Period, ruleset: str | None, dest: Path) ->
                 continue
             keys = hand_keys(hands)
             kept.append(keys.filter(mask))
-            for name in _ALIGNED:
+            for name in HAND_TABLES:
                 src = ds.path / name / sub / file.name
                 if not src.exists():
                     continue
@@ -100,7 +99,7 @@ def write_slice(ds: Dataset, period: Period, ruleset: str | None, dest: Path) ->
     keys = pa.concat_arrays(kept) if kept else pa.array([], pa.string())
     matches = pa.array(sorted({k.split("\x1f", 1)[0] for k in keys.to_pylist()}), pa.string())
     for name in ds.tables:
-        if name in _ALIGNED:
+        if name in HAND_TABLES:
             continue
         folder = ds.path / name
         (version / name).mkdir(parents=True, exist_ok=True)

@@ -14,14 +14,12 @@ import pyarrow.parquet as pq
 from mjstats.errors import DatasetError
 from mjstats.records import Hand
 from mjstats.store.layout import manifest, version_path
-from mjstats.store.schema import SCHEMAS, hands_from_tables
+from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["Dataset", "iter_hands", "open_dataset"]
-
-_ALIGNED = ("hands", "events", "wins", "fans", "payments")
 
 
 class Dataset:
@@ -119,7 +117,7 @@ class Dataset:
     def read_part(self, ruleset: str, period: str, part: str) -> list[Hand]:
         """The hands of one part file (bounded in size by the ingest chunk)."""
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
-        tables = [pq.read_table(self.path / name / sub) for name in _ALIGNED]
+        tables = [pq.read_table(self.path / name / sub) for name in HAND_TABLES]
         return list(hands_from_tables(ruleset, *tables))
 
 

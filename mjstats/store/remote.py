@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError, MjstatsError
 from mjstats.store.layout import DATASET_FORMAT, DATASET_VERSION
+from mjstats.store.schema import HAND_TABLES
 
 __all__ = [
     "RemoteDataset",
@@ -36,7 +37,6 @@ __all__ = [
 ]
 
 _CURRENT = "CURRENT"
-ALIGNED_TABLES = ("hands", "events", "wins", "fans", "payments")
 
 
 def is_url(path: str | Path) -> bool:
@@ -137,7 +137,7 @@ def read_version_part(version_url: str, ruleset: str, period: str, part: str) ->
 
 def _read_part(fs: Any, version: str, ruleset: str, period: str, part: str) -> dict[str, pa.Table]:
     sub = f"ruleset={ruleset}/period={period}/{part}"
-    return {name: pq.read_table(f"{version}/{name}/{sub}", filesystem=fs) for name in ALIGNED_TABLES}
+    return {name: pq.read_table(f"{version}/{name}/{sub}", filesystem=fs) for name in HAND_TABLES}
 
 
 def open_remote(url: str) -> RemoteDataset:

@@ -363,7 +363,7 @@ def write_derived(root: Path, tables: dict[str, pa.Table], *, partition_by: str 
     root = Path(root)
     with new_version(root, drop=tuple(tables)) as (staging, manifest_data):
         for name, table in tables.items():
-            if name in SCHEMAS and name not in ("findings",):
+            if name in SCHEMAS:
                 raise ValueError(f"{name!r} is an ingest table; derived tables need their own name")
             folder = staging / name
             folder.mkdir(parents=True, exist_ok=True)

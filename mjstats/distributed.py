@@ -151,9 +151,6 @@ def _on_client(
         yield result
 
 
-# --- the writer -----------------------------------------------------------------------------------
-
-
 # --- the audit ------------------------------------------------------------------------------------
 def _plan(dataset: str | Path, workers: int, batch_hands: int | None) -> tuple[list[Task], pa.Table]:
     """The tasks and the rejects (source, line, error) of a dataset. Local folders get the

@@ -50,7 +50,13 @@ from mjstats.rules.fuzhou import (
     load_profile,
     reserve_size,
 )
-from mjstats.rules.fuzhou.turns import CLAIM_RANK, flower_round_order
+from mjstats.rules.fuzhou.turns import (
+    flower_round_order,
+    is_final_draw,
+    may_discard_gold,
+    may_kong_now,
+    may_win_on_discard,
+)
 from mjstats.rules.fuzhou.win import has_golden_dragon, has_golden_pair, is_winning_hand
 from mjstats.tiles import ALL_KINDS
 
@@ -113,10 +119,10 @@ class FuzhouReplay(HandReplay):
 
     # --- the wall and tile accounting ---------------------------------------------------------
     def check_wall(self) -> None:
-        tiles = self.hand.wall
+        tiles = self.wall.tiles  # the recorded wall as ints (FuzhouReplayProfile.new_wall)
         if tiles is None:
             return
-        if Counter(int(t) for t in tiles) != FUZHOU_SET:
+        if Counter(tiles) != FUZHOU_SET:
             self.report(
                 "fuzhou.wall",
                 "the recorded wall is not the 144-tile set (4 of each tile, 1 of each flower)",
@@ -372,7 +378,7 @@ class FuzhouReplay(HandReplay):
                 "huang",
                 f"{wall.left()} left",
             )
-        if not ev.tail and not self.final and 0 < drawable <= self.rules.final_draws:
+        if not ev.tail and not self.final and is_final_draw(wall.left(), wall.reserve, self.rules):
             self.final = True  # seed 003: 所留出牌之前的四张牌为最后一组可摸之牌
         if ev.tail:
             self.check_wall_tile(wall.take_tail(), tile, "replacement draw")
@@ -414,7 +420,7 @@ class FuzhouReplay(HandReplay):
             )
         if tile == self.gold:
             self.discarded_gold[seat] = True
-            if self.rules.gold_discard == "forbidden":
+            if not may_discard_gold(self.rules):
                 self.report(
                     "fuzhou.gold_discard",
                     f"seat {seat} discards a gold (profile {self.rules.name}: forbidden)",
@@ -448,7 +454,7 @@ class FuzhouReplay(HandReplay):
             self.update_reserve()
 
     def check_kong_timing(self, ev: Event) -> None:
-        if self.claimed_turn and ev.seat == self.state.actor:
+        if not may_kong_now(self.claimed_turn) and ev.seat == self.state.actor:
             self.report(
                 "fuzhou.kong_timing",
                 f"seat {ev.seat} konges in the turn of its chow or pung",
@@ -601,7 +607,7 @@ class FuzhouReplay(HandReplay):
             discarder, tile, in_hand = actor, state.last_tile, False
             if tile is not None and tile == gold:
                 self.report("fuzhou.gold_claimed", f"seat {seat} wins on a discarded gold", "no win", "hu")
-            if self.discarded_gold[seat] and self.rules.gold_discard == "self_draw_only":
+            if not may_win_on_discard(self.discarded_gold[seat], self.rules):
                 self.report(
                     "fuzhou.gold_discard_win",
                     f"seat {seat} discarded a gold and wins on a discard",
@@ -774,7 +780,6 @@ class FuzhouReplayProfile(ReplayProfile):
     name: str = "seed"
     ruleset: str = "fuzhou"
     num_kinds: int = 42
-    claim_rank: ClassVar[dict[str, int]] = dict(CLAIM_RANK)
     hand_size: ClassVar[int] = 17  # seed 003: a winning hand is 17 tiles, kongs as 3
     replay_class: ClassVar[type[HandReplay]] = FuzhouReplay
 

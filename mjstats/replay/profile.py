@@ -8,11 +8,13 @@ a tail, flowers, gold) implements the same methods.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mjstats.records import Hand
 from mjstats.replay.findings import Finding
+from mjstats.rules.claims import CLAIM_RANK
 
 __all__ = [
     "ComputedFan",
@@ -116,8 +118,8 @@ class ReplayProfile(ABC):
     name: str = ""
     ruleset: str = ""
     num_kinds: int = 34  # tile codes a hand may contain (42 with flowers)
-    # botzone-format.md: Hu > Peng = Gang > Chi
-    claim_rank: ClassVar[dict[str, int]] = {"hu": 3, "gang": 2, "peng": 2, "chi": 1}
+    # botzone-format.md: Hu > Peng = Gang > Chi (the same order for Fuzhou)
+    claim_rank: ClassVar[Mapping[str, int]] = CLAIM_RANK
     hand_size: ClassVar[int] = 14  # tiles (kongs as 3) of the seat that discards or wins
     # the replay class (a subclass of replayer.HandReplay) when the neutral one is not enough
     replay_class: ClassVar[Any] = None

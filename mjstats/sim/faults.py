@@ -27,7 +27,6 @@ from mjstats.tiles import ALL_KINDS
 __all__ = ["FAULT_KINDS", "InjectedFault", "inject_fault"]
 
 FAULT_KINDS = ("fan", "pattern", "payment", "claim", "tile")
-_RANK = {"hu": 3, "gang": 2, "peng": 2, "chi": 1}
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from mjstats.rules.fuzhou import (
 )
 from mjstats.rules.fuzhou.settle import scoring_items
 from mjstats.rules.fuzhou.turns import (
+    CLAIM_RANK,
     flower_round_order,
     is_exhausted,
     is_final_draw,
@@ -439,7 +440,7 @@ class _Game:
         q = table.seats[s]
         others = sorted(
             (o for o in claims if o != s),
-            key=lambda o: (-{"hu": 3, "gang": 2, "peng": 2, "chi": 1}[claims[o]], (o - seat) % 4),
+            key=lambda o: (-CLAIM_RANK[claims[o]], (o - seat) % 4),
         )
         try:
             if kind == "hu":

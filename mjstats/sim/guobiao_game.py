@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result, WinKind
+from mjstats.rules.claims import CLAIM_RANK
 from mjstats.rules.guobiao import FanResult, calculate_fans, guobiao_payments, meets_minimum
 from mjstats.sim.bots import Bot, Style
 from mjstats.sim.shapes import GuobiaoShape
@@ -27,7 +28,6 @@ __all__ = ["WALL_SIZE", "GuobiaoSetting", "play_guobiao_hand"]
 WALL_SIZE = 34  # botzone-format.md: four walls of 34, one per seat
 DEALT = 13
 _SHAPE = GuobiaoShape()
-_CLAIM_RANK = {"hu": 3, "gang": 2, "peng": 2, "chi": 1}  # botzone-format.md: Hu > Peng = Gang > Chi
 _T = ALL_KINDS
 
 
@@ -228,16 +228,16 @@ class _Game:
                     fourth_tile=table.visible[tile] - 1 >= 3,
                 )
                 if fans is not None and bot.wants_win(True, False, False):
-                    claims.append((3, d, "hu", s, fans))
+                    claims.append((CLAIM_RANK["hu"], d, "hu", s, fans))
                     continue
             if last:
                 continue
             n = q.counts[tile]
             if n == 3 and self.pos[s] < WALL_SIZE and bot.wants_exposed_kong(tile):
-                claims.append((2, d, "gang", s, tile))
+                claims.append((CLAIM_RANK["gang"], d, "gang", s, tile))
                 continue
             if n >= 2 and bot.wants_pung(tile):
-                claims.append((2, d, "peng", s, tile))
+                claims.append((CLAIM_RANK["peng"], d, "peng", s, tile))
                 continue
             if d == 1 and tile < 27:
                 middles = [
@@ -250,7 +250,7 @@ class _Game:
                 if middles:
                     middle = bot.chi_choice(tile, middles)
                     if middle is not None:
-                        claims.append((1, d, "chi", s, middle))
+                        claims.append((CLAIM_RANK["chi"], d, "chi", s, middle))
         if not claims:
             return (nxt, False, False)
         claims.sort(key=lambda c: (-c[0], c[1]))

@@ -17,8 +17,6 @@ class Shape:
     """Shape questions for one ruleset; ``melds`` is the number of exposed (or concealed) kongs
     and melds already set down. Count vectors have 34 entries (no flowers)."""
 
-    groups = 4
-
     def shanten(self, counts: list[int], melds: int, *, wild: bool = True) -> int:
         raise NotImplementedError
 
@@ -29,8 +27,6 @@ class Shape:
 class GuobiaoShape(Shape):
     """4 melds + pair or 七对 (reference guobiao.md). The rarer forms (十三幺, 全不靠, 组合龙) are
     neither aimed at nor declared: declining a win is always legal, so records stay correct."""
-
-    groups = 4
 
     def shanten(self, counts: list[int], melds: int, *, wild: bool = True) -> int:
         best = regular_shanten(counts, 4 - melds)
@@ -49,8 +45,6 @@ class GuobiaoShape(Shape):
 
 class FuzhouShape(Shape):
     """5 melds + pair with every copy of the gold kind wild (reference fuzhou.md)."""
-
-    groups = 5
 
     def __init__(self, gold: int) -> None:
         self.gold = gold

@@ -31,9 +31,6 @@ class Seat:
         """The concealed tiles, sorted."""
         return [t for t, n in enumerate(self.counts) for _ in range(n)]
 
-    def size(self) -> int:
-        return sum(self.counts) + 3 * len(self.melds)
-
 
 class Table:
     """All four seats, the tiles everyone can see, and the gold (Fuzhou) if any.

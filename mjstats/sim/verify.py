@@ -1,11 +1,11 @@
 """A replay check of Fuzhou records against their recorded wall (docs/simulation.md).
 
-Until the audit has a Fuzhou profile, this is how simulated Fuzhou hands are checked: every
-dealt and drawn tile must be the tile the wall model puts there (front, tail, the live gold as
-the last drawable tile), every discard, claim and kong must use held tiles in turn, claims must
-respect priority, the hand must end as the reserve rules say, and the recorded result must equal
-``settle_win`` on the rebuilt hand. It is an independent re-reading of the record, not a copy of
-the game loop, and returns problems as text (empty: the hand checks out).
+The simulator's own check of its Fuzhou hands, independent of the audit's replayer
+(mjstats.replay.fuzhou): every dealt and drawn tile must be the tile the wall model puts there
+(front, tail, the live gold as the last drawable tile), every discard, claim and kong must use held
+tiles in turn, claims must respect priority, the hand must end as the reserve rules say, and the
+recorded result must equal ``settle_win`` on the rebuilt hand. It is an independent re-reading of
+the record, not a copy of the game loop, and returns problems as text (empty: the hand checks out).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from mjstats.errors import RuleError
+from mjstats.rules.claims import CLAIM_RANK
 from mjstats.rules.fuzhou.profiles import Profile, load_profile
 from mjstats.tiles import Tile, parse_tile
 
@@ -36,8 +37,7 @@ __all__ = [
     "seat_distance",
 ]
 
-# reference fuzhou.md: win > pung/kong > chow.
-CLAIM_RANK: dict[str, int] = {"hu": 3, "gang": 2, "peng": 2, "chi": 1}
+# CLAIM_RANK (re-exported from mjstats.rules.claims): reference fuzhou.md, win > pung/kong > chow.
 
 
 def seat_distance(from_seat: int, to_seat: int) -> int:

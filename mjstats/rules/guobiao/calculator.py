@@ -25,6 +25,7 @@ from mjstats.rules.guobiao.divide import (
     KONG,
     PAIR,
     PUNG,
+    TERMINALS_AND_HONOURS,
     honours_and_knitted,
     is_seven_pairs,
     is_thirteen_orphans,
@@ -52,8 +53,8 @@ _KIND_NAMES = {CHOW: "chow", PUNG: "pung", KONG: "kong", PAIR: "pair"}
 # Tile classes (codes from mjstats.tiles).
 _GREEN = frozenset((10, 11, 12, 14, 16, 32))  # 23468 条 and 发
 _REVERSIBLE = frozenset((*range(18, 22), 22, 25, 26, 10, 12, 13, 14, 16, 17, 33))  # 1234589筒 245689条 白
-_TERMINAL_OR_HONOUR = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-_TERMINAL = frozenset((0, 8, 9, 17, 18, 26))
+_TERMINAL_OR_HONOUR = frozenset(TERMINALS_AND_HONOURS)
+_TERMINAL = frozenset(t for t in TERMINALS_AND_HONOURS if t < 27)
 
 
 class FanItem(NamedTuple):

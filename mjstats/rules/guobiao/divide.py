@@ -18,7 +18,6 @@ __all__ = [
     "PUNG",
     "TERMINALS_AND_HONOURS",
     "honours_and_knitted",
-    "is_regular_complete",
     "is_seven_pairs",
     "is_thirteen_orphans",
     "knitted_straight_split",
@@ -161,18 +160,6 @@ def _groups(counts: Counts) -> list[int]:
         _group_shapes(counts[18:27], True),
         _group_shapes(counts[27:34], False),
     ]
-
-
-def _complete_from(shapes: list[int]) -> bool:
-    # Exactly one group holds the pair, every other splits into sets.
-    return any(
-        s & 2 and all(o & 1 for j, o in enumerate(shapes) if j != i) for i, s in enumerate(shapes)
-    )
-
-
-def is_regular_complete(counts: Counts) -> bool:
-    """Whether ``counts`` (3n+2 tiles) splits into sets plus one pair; the wait tests use it."""
-    return sum(counts) % 3 == 2 and _complete_from(_groups(counts))
 
 
 @lru_cache(maxsize=1 << 14)

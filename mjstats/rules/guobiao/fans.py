@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FANS", "FAN_BY_NAME", "Fan", "fan_index"]
+__all__ = ["FANS", "FAN_BY_NAME", "Fan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +138,6 @@ FANS: tuple[Fan, ...] = tuple(
     for i, (name, en, pts, rules) in enumerate(_TABLE, start=1)
 )
 FAN_BY_NAME: dict[str, Fan] = {f.name: f for f in FANS}
-
-
-def fan_index(name: str) -> int:
-    """The 1-based table position of a fan by its Chinese name."""
-    return FAN_BY_NAME[name].order
 
 
 def _check_table() -> None:

@@ -170,3 +170,12 @@ def test_rejects_are_written_in_row_groups_in_order(sample_path, tmp_path, monke
     assert lines == sorted(lines) and [r.line for r in summary.reject_samples] == lines[:5]
     (part,) = (open_dataset(out).path / "rejects").glob("*.parquet")
     assert pq.ParquetFile(part).metadata.num_row_groups == 6
+
+
+def test_an_unknown_format_is_an_error_before_anything_is_written(sample_path, tmp_path):
+    from mjstats.errors import MjstatsError
+
+    out = tmp_path / "ds"
+    with pytest.raises(MjstatsError, match=r"unknown format 'nope' \(known: botzone, canonical\)"):
+        ingest_sources([SourceInput(sample_path, "nope")], out)
+    assert not out.exists()

@@ -13,7 +13,7 @@ from typing import IO
 from mjstats.errors import MjstatsError
 from mjstats.records import Hand, Reject
 
-__all__ = ["FORMATS", "open_binary", "open_text_writer", "reader_for"]
+__all__ = ["FORMATS", "format_module", "open_binary", "open_text_writer", "reader_for"]
 
 # format name -> (module, reader function); readers take a path and yield Hand | Reject
 FORMATS: dict[str, tuple[str, str]] = {
@@ -22,13 +22,17 @@ FORMATS: dict[str, tuple[str, str]] = {
 }
 
 
-def reader_for(name: str) -> Callable[[Path], Iterator[Hand | Reject]]:
-    """The reader function of a format name (``botzone``, ``canonical``)."""
+def format_module(name: str) -> str:
+    """The module implementing a format name; an unknown name is an error naming the known ones."""
     try:
-        module, func = FORMATS[name]
+        return FORMATS[name][0]
     except KeyError:
         raise MjstatsError(f"unknown format {name!r} (known: {', '.join(sorted(FORMATS))})") from None
-    return getattr(importlib.import_module(module), func)
+
+
+def reader_for(name: str) -> Callable[[Path], Iterator[Hand | Reject]]:
+    """The reader function of a format name (``botzone``, ``canonical``)."""
+    return getattr(importlib.import_module(format_module(name)), FORMATS[name][1])
 
 
 def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import pyarrow as pa
 
-from mjstats.formats import FORMATS
+from mjstats.formats import format_module
 from mjstats.records import Hand, Reject
 from mjstats.store.schema import UNDATED, HandColumns
 
@@ -99,8 +99,7 @@ Parser = Callable[[bytes, int, str], Hand | Reject]
 
 
 def _record_parser(format_name: str) -> tuple[Splitter, Parser]:
-    module_name, _ = FORMATS[format_name]
-    module = importlib.import_module(module_name)
+    module = importlib.import_module(format_module(format_name))
     return module.split_records, module.parse_record
 
 

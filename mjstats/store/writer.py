@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from mjstats.formats import open_binary
+from mjstats.formats import format_module, open_binary
 from mjstats.records import Hand, Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.layout import current_version, manifest, new_version
@@ -204,6 +204,9 @@ def ingest_sources(
     out = Path(out)
     summary = IngestSummary()
     inputs = list(inputs)
+    for item in inputs:
+        if item.read is None:
+            format_module(item.format)  # an unknown format fails before any file is read
     digests = {item.path: sha256_file(item.path) for item in inputs}
     if out.exists() and current_version(out) is not None:
         live = {s["sha256"] for s in manifest(out / current_version(out))["sources"]}  # type: ignore[operator]

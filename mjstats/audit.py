@@ -21,6 +21,7 @@ import dataclasses
 import itertools
 import multiprocessing
 import os
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -46,7 +47,7 @@ from mjstats.replay import (
 )
 from mjstats.store import open_dataset
 from mjstats.store.layout import new_version
-from mjstats.store.remote import local_path, new_remote_version
+from mjstats.store.remote import is_url, local_path, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
@@ -330,6 +331,8 @@ def audit_hands(
 # --- batches of the dataset ---------------------------------------------------------------
 _PART_TABLES = HAND_TABLES
 Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, period, part, start, stop)
+TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]  # tables, statuses, checks, hands
+FLUSH_HANDS = 50_000  # audited hands buffered before the derived tables get a part file
 
 
 class PartSlicer:
@@ -397,10 +400,9 @@ def _offsets(counts: Any) -> list[int]:
     return out
 
 
-_slicer: PartSlicer | None = None
-_slicer_key: tuple[str, str, str, str] | None = None
 _worker_profile: ReplayProfile | None = None
 _worker_overrides: Mapping[str, ReplayProfile] | None = None
+_local = threading.local()  # one cached part per worker thread (a part's tasks run in a row)
 
 
 def _init_worker(profile: ReplayProfile | None, overrides: Mapping[str, ReplayProfile] | None = None) -> None:
@@ -408,15 +410,35 @@ def _init_worker(profile: ReplayProfile | None, overrides: Mapping[str, ReplayPr
     _worker_profile, _worker_overrides = profile, overrides
 
 
-def _run_task(task: Task) -> tuple[dict[str, pa.Table], Counter[str], Counter[str], int]:
-    global _slicer, _slicer_key
-    version, ruleset, period, part, start, stop = task
+def _slicer(version: str, ruleset: str, period: str, part: str) -> PartSlicer:
     key = (version, ruleset, period, part)
-    if _slicer is None or _slicer_key != key:
-        _slicer, _slicer_key = PartSlicer(Path(version), ruleset, period, part), key
-    hands = _slicer.hands(start, stop)
-    rows, statuses, checks = audit_hands(hands, _worker_profile, _worker_overrides)
-    return rows, statuses, checks, len(hands)
+    cached = getattr(_local, "slicer", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    if is_url(version):
+        tables = read_version_part(version, ruleset, period, part)
+        slicer = PartSlicer(Path(), ruleset, period, part, tables=tables)
+    else:
+        slicer = PartSlicer(Path(version), ruleset, period, part)
+    _local.slicer = (key, slicer)
+    return slicer
+
+
+def replay_task(
+    task: Task, profile: ReplayProfile | None = None, overrides: Mapping[str, ReplayProfile] | None = None
+) -> TaskResult:
+    """Replay one task (a slice of a part file; its version is a local folder or a URL): the
+    audit tables of its hands, the count per status and per check, and the number of hands.
+    Both runners use it: the process pool (through ``_run_task``) and Dask workers."""
+    version, ruleset, period, part, start, stop = task
+    hands = _slicer(version, ruleset, period, part).hands(start, stop)
+    tables, statuses, checks = audit_hands(hands, profile, overrides)
+    return tables, statuses, checks, len(hands)
+
+
+def _run_task(task: Task) -> TaskResult:
+    """A pool worker's task, with the profiles its initializer received."""
+    return replay_task(task, _worker_profile, _worker_overrides)
 
 
 def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
@@ -540,7 +562,7 @@ def audit_dataset(
     profile: ReplayProfile | None = None,
     batch_hands: int | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
-    flush_hands: int = 50_000,
+    flush_hands: int = FLUSH_HANDS,
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
@@ -561,8 +583,6 @@ def audit_dataset(
     return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
                          started=started, jobs=jobs)
 
-
-TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]
 
 
 def store_results(

@@ -16,7 +16,6 @@ is asked for.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -27,53 +26,22 @@ from typing import Any
 import pyarrow as pa
 
 from mjstats.audit import (
+    FLUSH_HANDS,
     AuditSummary,
-    PartSlicer,
     Task,
     TaskResult,
-    audit_hands,
     plan_tasks,
+    replay_task,
     store_results,
 )
 from mjstats.errors import MjstatsError
 from mjstats.replay import ReplayProfile
 from mjstats.store import open_dataset
-from mjstats.store.remote import RemoteDataset, is_url, read_version_part
+from mjstats.store.remote import RemoteDataset, is_url
 
 __all__ = ["FLUSH_HANDS", "audit_distributed", "connect", "replay_task"]
 
-FLUSH_HANDS = 50_000  # audited hands buffered before the derived tables get a part file
 INSTALL_HINT = "pip install mjstats[dask]"
-
-
-
-# --- on the workers -------------------------------------------------------------------------------
-_local = threading.local()  # one cached part per worker thread (tasks of a part run in a row)
-
-
-def _slicer(version: str, ruleset: str, period: str, part: str) -> PartSlicer:
-    key = (version, ruleset, period, part)
-    cached = getattr(_local, "slicer", None)
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    if is_url(version):
-        tables = read_version_part(version, ruleset, period, part)
-        slicer = PartSlicer(Path(), ruleset, period, part, tables=tables)
-    else:
-        slicer = PartSlicer(Path(version), ruleset, period, part)
-    _local.slicer = (key, slicer)
-    return slicer
-
-
-def replay_task(
-    task: Task, profile: ReplayProfile | None = None, overrides: Mapping[str, ReplayProfile] | None = None
-) -> TaskResult:
-    """Replay one task (a slice of a part file; its version is a local folder or a URL): the
-    audit tables of its hands, the count per status and per check, and the number of hands."""
-    version, ruleset, period, part, start, stop = task
-    hands = _slicer(version, ruleset, period, part).hands(start, stop)
-    tables, statuses, checks = audit_hands(hands, profile, overrides)
-    return tables, statuses, checks, len(hands)
 
 
 # --- the scheduler --------------------------------------------------------------------------------

@@ -47,7 +47,7 @@ from mjstats.replay import (
 )
 from mjstats.store import open_dataset
 from mjstats.store.layout import new_version
-from mjstats.store.remote import is_url, local_path, new_remote_version, read_version_part
+from mjstats.store.remote import dataset_lock, is_url, local_path, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
@@ -563,6 +563,8 @@ def audit_dataset(
     batch_hands: int | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
     flush_hands: int = FLUSH_HANDS,
+    wait: float | None = None,
+    on_wait: Callable[[Any], None] | None = None,
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
@@ -571,17 +573,19 @@ def audit_dataset(
     (default: each hand's own); ``overrides`` one per ruleset (``{"fuzhou": fuzhou_profile(
     "club.toml")}``); ``batch_hands`` the hands per task (default: about four tasks per job;
     tasks never split a match, so checks across its hands see all of them). Rejected records are
-    counted, never replayed.
+    counted, never replayed. The run holds the dataset's writer lock throughout (another writer
+    makes it wait up to ``wait`` seconds, then DatasetBusy).
     """
     started = time.perf_counter()
     root = Path(path)
-    dataset = open_dataset(root)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-    rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-    tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
-    results = _pool_results(tasks, jobs, profile, overrides)
-    return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
-                         started=started, jobs=jobs)
+    # one writer from the read to the store: no change may come in between
+    with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
+        rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
+        tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+        results = _pool_results(tasks, jobs, profile, overrides)
+        return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
+                             started=started, jobs=jobs)
 
 
 

@@ -202,3 +202,23 @@ def test_recorded_vs_computed_fans(tmp_path, sample_path):
 def test_absent_audit_tables_give_empty_frames(sample_ds):
     assert compute(sample_ds, "fan_mismatch_rate").empty
     assert compute(sample_ds, "fan_disagreement").empty
+
+
+def test_cli_csv_and_json_write_counts_as_integers(sample_ds, capsys):
+    """All metrics by seat: the seat and count columns are empty in some rows (float in pandas);
+    CSV and JSON still write counts as integers, and statistics as real numbers."""
+    import csv
+    import io
+
+    assert main(["stats", str(sample_ds), "--by", "seat", "--csv", "-q"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    win = [r for r in rows if r["metric"] == "win_rate"]
+    assert [(r["seat"], r["numerator"], r["denominator"]) for r in win] == [
+        ("0", "1", "16"), ("1", "3", "16"), ("2", "2", "16"), ("3", "8", "16")]
+    for r in rows:
+        for name in ("numerator", "denominator", "hands"):
+            assert "." not in r[name], (name, r)
+    assert main(["stats", str(sample_ds), "-m", "net_points", "--json", "-q"]) == 0
+    (net,) = json.loads(capsys.readouterr().out)
+    assert type(net["numerator"]) is int and type(net["denominator"]) is int
+    assert type(net["value"]) is float and net["value"] == 0.0  # a mean, even when it is 0

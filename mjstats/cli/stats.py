@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mjstats.stats import METRICS, compute_all, result_rows
+    from mjstats.stats import METRICS, compute_all, plain_frame, result_rows
 
     if args.list:
         for m in METRICS.values():
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(result_rows(frame), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     elif args.csv:
-        frame.to_csv(sys.stdout, index=False)
+        plain_frame(frame).to_csv(sys.stdout, index=False)  # counts as integers, not 16.0
     else:
         sys.stdout.write(render_table(frame, limit=args.limit))
     return 0

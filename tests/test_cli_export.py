@@ -70,3 +70,25 @@ def test_reingested_duplicates_name_the_new_file_and_are_duplicates(dataset, tmp
     assert "rejected records (not replayable, see the rejects table): 0" in lines
     assert "duplicates (hands already in the dataset, not ingested twice): 16" in lines
     assert lines[-5].startswith(f"  {out}:1: {DUPLICATE_HAND}: match ")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--ruleset", "mahjong", "unknown ruleset 'mahjong' in {ds} (known: guobiao)"),
+        ("--ruleset", "guobiao,fuzhou", "unknown ruleset 'fuzhou' in {ds} (known: guobiao)"),
+        ("--period", "2026-01", "unknown period '2026-01' in {ds} (known: undated)"),
+    ],
+)
+def test_unknown_filter_values_are_one_line_errors(dataset, tmp_path, capsys, option, value, message):
+    out = tmp_path / "x.jsonl"
+    assert main(["export", str(dataset), option, value, "-o", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"mjstats export: error: {message.format(ds=dataset)}"]
+    assert captured.out == "" and not out.exists()
+
+
+def test_ruleset_and_period_filters_select_partitions(dataset, tmp_path, capsys):
+    out = tmp_path / "x.jsonl"
+    assert main(["export", str(dataset), "--ruleset", "guobiao", "--period", "undated", "-o", str(out)]) == 0
+    assert "exported 16 hands" in capsys.readouterr().err

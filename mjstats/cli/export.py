@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from mjstats.cli.choices import require_known, split_values
+from mjstats.filters import require_known, split_values
 from mjstats.records import Hand
 from mjstats.store import Dataset, open_dataset
 

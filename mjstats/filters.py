@@ -1,4 +1,4 @@
-"""Checking a command's filter values against the values a dataset (or a catalogue) knows."""
+"""Filter values (rulesets, periods, check codes, ...) checked against the values that exist."""
 
 from __future__ import annotations
 

@@ -222,3 +222,29 @@ def test_cli_csv_and_json_write_counts_as_integers(sample_ds, capsys):
     (net,) = json.loads(capsys.readouterr().out)
     assert type(net["numerator"]) is int and type(net["denominator"]) is int
     assert type(net["value"]) is float and net["value"] == 0.0  # a mean, even when it is 0
+
+
+def test_table_labels_say_what_they_mean(sample_ds, capsys):
+    """Unnamed players read "(unnamed)" as in the report; a trend test with no value says why."""
+    from mjstats.stats.labels import UNNAMED
+
+    assert main(["stats", str(sample_ds), "--by", "player", "-m", "win_rate", "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith(f"  player={UNNAMED}  ") and "14 / 64" in out[1]
+    assert main(["stats", str(sample_ds), "-m", "streak_trend", "-q"]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "1 / 16" in x]
+    assert "n/a (every hand at one streak length: no trend to test)" in line and "[-, -]" not in line
+    row = result_rows(compute(sample_ds, "streak_trend"))[0]
+    assert row["value"] is None and row["note"].startswith("n/a (every hand at one streak length")
+
+
+def test_trend_notes_name_the_reason():
+    from mjstats.stats import cochran_armitage
+    from mjstats.stats.labels import trend_note
+
+    won_all = cochran_armitage([0, 1], [5, 3], [5, 3])
+    assert trend_note(won_all.levels, won_all.trials, won_all.successes) == (
+        "n/a (the dealer won all or none of these hands)")
+    some = cochran_armitage([0, 1], [2, 3], [5, 4])
+    assert trend_note(some.levels, some.trials, some.successes) is None and some.slope == some.slope
+    assert trend_note(0, 0, 0) == "n/a (no dealer hands)"

@@ -48,6 +48,12 @@ def test_reingested_export_names_the_file_read_and_keeps_the_origin(dataset, tmp
     assert set(hands["origin"]) == {str(sample_path)}
     first = open_dataset(dataset).table("hands")
     assert sorted(hands["origin_line"]) == sorted(first["line"])
+    # the report's provenance table counts the hands under the file they were read from
+    from mjstats.report.sections import provenance_section
+
+    ds = open_dataset(second)
+    (sources,) = provenance_section(ds, ds, "all").blocks[0].tables
+    assert [row.cells[:4] for row in sources.rows] == [("x.jsonl", "canonical", "16", "16")]
     again = tmp_path / "again.jsonl"
     assert main(["export", str(second), "-o", str(again)]) == 0
     assert again.read_bytes() == out.read_bytes()  # the origin, not x.jsonl, is written

@@ -35,7 +35,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.errors import ProfileError
-from mjstats.records import Hand
+from mjstats.records import DUPLICATE_HAND, Hand
 from mjstats.replay import (
     Finding,
     ReplayProfile,
@@ -129,10 +129,12 @@ class AuditSummary:
     clean: int
     statuses: dict[str, int]
     findings_by_check: dict[str, int]
-    rejects: int
+    rejects: int  # records that could not be read (not replayable); duplicates not included
     reject_errors: tuple[str, ...] = ()  # the first few rejects, as "source:line: error"
     seconds: float = 0.0
     jobs: int = 1
+    duplicates: int = 0  # hands rejected at ingest as already in the dataset
+    duplicate_errors: tuple[str, ...] = ()  # the first few, as "source:line: error"
     findings_total: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -165,6 +167,9 @@ class AuditSummary:
             )
         out.append(f"rejected records (not replayable, see the rejects table): {self.rejects:,}")
         out.extend(f"  {text}" for text in self.reject_errors)
+        if self.duplicates:
+            out.append(f"duplicates (hands already in the dataset, not ingested twice): {self.duplicates:,}")
+            out.extend(f"  {text}" for text in self.duplicate_errors)
         return out
 
 
@@ -615,17 +620,25 @@ def store_results(
                 progress(done)
         writer.flush()
         manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
-    first_rejects = rejects.slice(0, 5).to_pylist()  # the summary shows the first few
+    # a duplicate hand is its own category: it was read fine, the dataset already holds it
+    is_duplicate = pc.fill_null(pc.starts_with(rejects.column("error"), DUPLICATE_HAND), False)
+    unreadable, duplicates = rejects.filter(pc.invert(is_duplicate)), rejects.filter(is_duplicate)
+
+    def first(table: pa.Table) -> tuple[str, ...]:  # the summary shows the first few
+        return tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in table.slice(0, 5).to_pylist())
+
     return AuditSummary(
         dataset=str(dataset),
         hands=done,
         clean=statuses.get("clean", 0),
         statuses=dict(sorted(statuses.items())),
         findings_by_check=dict(sorted(checks.items())),
-        rejects=rejects.num_rows,
-        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in first_rejects),
+        rejects=unreadable.num_rows,
+        reject_errors=first(unreadable),
         seconds=time.perf_counter() - started,
         jobs=jobs,
+        duplicates=duplicates.num_rows,
+        duplicate_errors=first(duplicates),
     )
 
 

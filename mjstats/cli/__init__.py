@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "mjstats.cli.ingest",
     "mjstats.cli.export",
     "mjstats.cli.audit",
+    "mjstats.cli.findings",
     "mjstats.cli.fan",
     "mjstats.cli.stats",
     "mjstats.cli.simulate",

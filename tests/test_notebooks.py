@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_report_data import ROOT, bundled_dataset, first_month  # noqa: F401  (fixture)
+from tests.test_report_data import (  # noqa: F401  (fixtures)
+    ROOT,
+    bundled_dataset,
+    first_month,
+    make_report_dataset,
+)
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -88,6 +93,16 @@ def test_notebooks_run_on_the_bundled_data(bundled_dataset: Path) -> None:  # no
     # the undated hands are the Botzone sample: Guobiao only, so the gold cells must say so
     runs.append((ROOT / "notebooks" / "04_gold.ipynb", bundled_dataset, "undated"))
     assert _run_all(runs) == []
+
+
+def test_notebooks_run_on_the_make_report_dataset(make_report_dataset: Path) -> None:  # noqa: F811
+    """What a user has after ``make report``: the bundled data, audited clean (no findings file)."""
+    from mjstats import open_dataset
+
+    ds = open_dataset(make_report_dataset)
+    assert ds.table("audited_hands")["status"].eq("clean").all()
+    assert ds.table("findings").empty
+    assert _run_all([(path, make_report_dataset, None) for path in NOTEBOOKS]) == []
 
 
 @pytest.mark.slow

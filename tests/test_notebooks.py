@@ -23,7 +23,14 @@ nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXPECTED = ("01_audit_walkthrough", "02_win_rates", "03_fans", "04_gold", "05_dealer_streaks")
-PUBLIC = ("mjstats", "mjstats.stats", "mjstats.audit", "mjstats.replay", "mjstats.replay.explain")
+PUBLIC = (
+    "mjstats",
+    "mjstats.stats",
+    "mjstats.audit",
+    "mjstats.replay",
+    "mjstats.replay.explain",
+    "mjstats.report",
+)
 
 
 def parameters_cell(nb) -> int:
@@ -51,6 +58,11 @@ def test_committed_notebook_is_stripped_and_parameterised(path: Path) -> None:
     for cell in nb.cells:
         for module in re.findall(r"^\s*(?:from|import) (mjstats[\w.]*)", cell.source, re.M):
             assert module in PUBLIC, f"{module} is not the public API"
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    # Chinese labels: the shared font set-up, which says once when no CJK font is installed,
+    # rather than silencing matplotlib's warnings
+    assert "use_cjk_font()" in code
+    assert "filterwarnings" not in code and "logging.ERROR" not in code and "papermill" not in code
 
 
 def _prepared(path: Path, dataset: Path, period: str | None):

@@ -17,7 +17,8 @@ from tests.test_report_data import (  # noqa: F401  (fixtures)
     report_periods,
 )
 
-SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "glossary", "provenance")
+# the sections of a period page (the glossary has a page of its own)
+SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "provenance")
 # figure id prefixes (see mjstats.report.sections) a page with both rulesets and findings must hold
 FIGURES_BOTH = (
     "findings",

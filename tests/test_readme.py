@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -58,3 +59,30 @@ def test_make_notebooks_installs_the_notebook_extra_and_starts_jupyter() -> None
     ).stdout
     assert "pip install -q -e '.[report,notebook]'" in plan
     assert plan.strip().splitlines()[-1] == ".venv/bin/jupyter lab --notebook-dir=notebooks"
+
+
+def readme_commands(program: str) -> list[list[str]]:
+    """Every ``program ...`` command line of the README's sh blocks (continuations joined,
+    comments dropped), as words."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```$", text, re.S | re.M):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            if words and words[0] in (program, f".venv/bin/{program}"):
+                commands.append(words[1:])
+    return commands
+
+
+def test_readme_command_lines_are_valid_commands() -> None:
+    """Each mjstats command the README shows is accepted as written (parsed, not run: the
+    s3:// example needs a bucket)."""
+    from mjstats.cli import build_parser
+
+    commands = readme_commands("mjstats")
+    assert len(commands) >= 12 and {c[0] for c in commands} >= {"ingest", "audit", "stats", "report"}
+    for words in commands:
+        try:
+            build_parser().parse_args(words)
+        except SystemExit:
+            pytest.fail(f"README: `mjstats {' '.join(words)}` is not a valid command")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from mjstats.formats import open_binary
+from mjstats.formats.detect import is_companion
 from mjstats.formats.fan_names import BOTZONE_FAN_NAMES, our_fan_name
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Provenance, Reject, Result, WinKind
 from mjstats.tiles import ALL_KINDS, Tile
@@ -27,7 +28,6 @@ __all__ = [
     "CAN_HU_META",
     "content_match_id",
     "format_can_hu",
-    "is_metadata",
     "parse_can_hu",
     "parse_record",
     "read_botzone_json",
@@ -39,18 +39,12 @@ CAN_HU_META = "can_hu"  # Hand.meta key of the judge's canHu values (see format_
 WALL_SIZE = 136
 _TILE: dict[str, Tile] = {t.botzone: t for t in ALL_KINDS}
 _LITE_NAME = re.compile(r"^([0-9a-f]{24})_lite\.json(?:\.gz)?$")
-_METADATA_NAME = re.compile(r"_metadata\.json(?:\.gz)?$")
 # display actions that put a discard on the table (PENG/CHI carry the claimer's next discard)
 _DISCARDING = ("PLAY", "PENG", "CHI")
 
 
 class _Bad(Exception):
     """A defect in the log: the message names the entry."""
-
-
-def is_metadata(path: str | os.PathLike[str]) -> bool:
-    """A ``<matchid>_metadata.json`` (Botzone's match metadata): not a record file."""
-    return bool(_METADATA_NAME.search(Path(path).name))
 
 
 def split_records(stream: BinaryIO | Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
@@ -62,7 +56,7 @@ def split_records(stream: BinaryIO | Iterable[bytes]) -> Iterator[tuple[int, byt
 
 def read_botzone_json(source: str | os.PathLike[str], *, name: str | None = None) -> Iterator[Hand | Reject]:
     """Read one Botzone JSON log file (``.gz`` too); ``name`` is the source name to record."""
-    if is_metadata(source):
+    if is_companion(source):
         return
     label = name or str(source)
     with open_binary(source) as stream:

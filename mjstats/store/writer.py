@@ -220,6 +220,9 @@ def ingest_sources(
         writers: dict[tuple[str, str], _PartitionWriter] = {}
         rejects = _RejectWriter(staging, run, reject_samples)
         read_so_far = 0
+        # [first HandInfo, hand count] of the match being read; a match goes on across files
+        # (one file per hand, as the human-play logs are written)
+        match: list[Any] = []
         for item in inputs:
             digest = digests[item.path]
             if digest in known:
@@ -227,7 +230,6 @@ def ingest_sources(
                 continue
             known.add(digest)
             counts = {"hands": 0, "rejects": 0}
-            match: list[Any] = []  # [first HandInfo, hand count] of the match being read
 
             def writer_for(part_key: tuple[str, str]) -> _PartitionWriter:
                 writer = writers.get(part_key)
@@ -278,7 +280,6 @@ def ingest_sources(
                         writer.flush()
                 if progress is not None:
                     progress(read_so_far)
-            close_match()
             manifest_data["sources"].append(
                 {
                     "path": str(item.path),
@@ -292,6 +293,8 @@ def ingest_sources(
                 }
             )
             summary.sources.append(str(item.path))
+        if match:
+            close_match()  # the last file's (only defined once a file was read)
         for writer in writers.values():
             writer.flush()
         rejects.close()

@@ -153,7 +153,7 @@ def _parse(lines: list[str], source: str, match_id: str, raw: str) -> Hand:
     gain = head[1].strip()
     if not gain.lstrip("-").isdigit():
         raise _Bad(f"line 2: the gain {head[1]!r} is not an integer", 2)
-    result_word = head[-1].strip()
+    result_word = next((f.strip() for f in reversed(head[3:]) if f.strip()), "")
     if result_word not in _RESULTS:
         raise _Bad(f"line 2: unknown result {result_word!r} (expected 和牌, 自摸 or 荒庄)", 2)
     outcome, self_drawn = _RESULTS[result_word]
@@ -185,6 +185,8 @@ def _parse(lines: list[str], source: str, match_id: str, raw: str) -> Hand:
     hu_events: list[Event] = []
     for index in range(6, len(lines)):
         number = index + 1
+        if not lines[index].strip():
+            continue  # a blank line between actions carries nothing
         event = _action(lines[index], number, len(events), events[-1])
         events.append(event)
         if event.kind is EventKind.HU:

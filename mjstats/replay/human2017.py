@@ -86,7 +86,6 @@ class Human2017Replay(HandReplay):
         self.flowers = deal_flowers(hand)
         self.handlers[EventKind.FLOWER] = self.on_flower
         self.flower_owed: int | None = None  # the seat that owes a replacement draw
-        self.kong_before_flower = False  # a flower drawn as a kong replacement keeps 杠上开花
         plays = [ev.seq for ev in hand.events if ev.kind is not EventKind.IGNORED]
         self.final_seq = plays[-1] if plays else None
 
@@ -108,7 +107,6 @@ class Human2017Replay(HandReplay):
             )
         self.take(seat, tile, 1, "flower.replacement", "sets aside")
         self.flowers[seat] += 1
-        self.kong_before_flower = state.after_kong
         self.flower_owed = seat
         state.actor = seat
         state.phase = Phase.KONG  # a replacement draw is owed, as after a kong
@@ -134,7 +132,9 @@ class Human2017Replay(HandReplay):
         self.flower_owed = None
         super().on_draw(ev)
         if owed is not None and ev.seat == owed:
-            self.state.after_kong = self.kong_before_flower  # 杠上开花 survives a flower
+            # 杠上开花 is a win on the tile a kong brought in, "not counting flower replacements"
+            # (the MCR rule's 不包括补花): a flower's replacement draw never gives it
+            self.state.after_kong = False
 
     # --- wins ------------------------------------------------------------------------------------
     def on_hu(self, ev: Event) -> None:

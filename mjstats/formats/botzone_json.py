@@ -39,8 +39,6 @@ CAN_HU_META = "can_hu"  # Hand.meta key of the judge's canHu values (see format_
 WALL_SIZE = 136
 _TILE: dict[str, Tile] = {t.botzone: t for t in ALL_KINDS}
 _LITE_NAME = re.compile(r"^([0-9a-f]{24})_lite\.json(?:\.gz)?$")
-# display actions that put a discard on the table (PENG/CHI carry the claimer's next discard)
-_DISCARDING = ("PLAY", "PENG", "CHI")
 
 
 class _Bad(Exception):

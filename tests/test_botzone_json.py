@@ -54,7 +54,9 @@ def test_lite_wrapper_gives_wall_wind_players_id_and_can_hu() -> None:
     assert hand.prevalent_wind == 3 and hand.dealer == 0
     assert hand.players == ("[pycc]chunjiandu",) * 4
     wall = json.loads(json.loads(LITE.read_text("utf-8"))["initdata"])["walltiles"].split()
-    assert hand.wall is not None and [t.botzone for t in hand.wall] == wall
+    # each seat's 34 in draw order: Botzone pops them from the end of walltiles[34s:34s+34]
+    in_draw_order = [t for s in range(4) for t in reversed(wall[34 * s : 34 * s + 34])]
+    assert hand.wall is not None and [t.botzone for t in hand.wall] == in_draw_order
     meta = dict(hand.meta)
     assert meta["srand"] == "1780492407"
     can_hu = parse_can_hu(meta[CAN_HU_META])

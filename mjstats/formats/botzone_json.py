@@ -27,6 +27,7 @@ from mjstats.tiles import ALL_KINDS, Tile
 __all__ = [
     "CAN_HU_META",
     "content_match_id",
+    "draw_order",
     "format_can_hu",
     "parse_can_hu",
     "parse_record",
@@ -60,6 +61,15 @@ def read_botzone_json(source: str | os.PathLike[str], *, name: str | None = None
     with open_binary(source) as stream:
         for start, record in split_records(stream):
             yield parse_record(record, start, label)
+
+
+def draw_order(walltiles: list[Tile]) -> tuple[Tile, ...]:
+    """Botzone's ``walltiles`` as ``Hand.wall``: seat 0's wall, then seat 1's, ..., each in the
+    order it is drawn. Botzone's seat s owns walltiles[34s:34s+34] and pops from its end
+    (real-formats.md section 1), so each 34-tile part is reversed: the convention the Guobiao
+    simulator writes too (docs/simulation.md), one meaning of ``Hand.wall`` for the profile."""
+    per_seat = WALL_SIZE // 4
+    return tuple(t for s in range(4) for t in reversed(walltiles[per_seat * s : per_seat * (s + 1)]))
 
 
 def content_match_id(obj: Any) -> str:
@@ -177,10 +187,10 @@ class _Wrapper:
             codes = walltiles.split() if isinstance(walltiles, str) else walltiles
             if not isinstance(codes, list):
                 raise _Bad("initdata.walltiles: expected a string of tile codes")
-            wall = tuple(_tile(c, "initdata.walltiles") for c in codes)
-            if len(wall) != WALL_SIZE:
-                raise _Bad(f"initdata.walltiles: {len(wall)} tiles, expected {WALL_SIZE}")
-            self.wall = wall
+            tiles = [_tile(c, "initdata.walltiles") for c in codes]
+            if len(tiles) != WALL_SIZE:
+                raise _Bad(f"initdata.walltiles: {len(tiles)} tiles, expected {WALL_SIZE}")
+            self.wall = draw_order(tiles)
 
     def read_players(self, players: Any) -> None:
         if players is None:

@@ -22,16 +22,18 @@ WALL_PER_SEAT = 34
 
 
 class SeatWallTiles:
-    """The four walls of a Botzone wall order: seat s takes walltiles[34s:34s+34] from its end."""
+    """The four walls of ``Hand.wall``: seat s's is wall[34s:34s+34] in draw order (the JSON
+    reader reverses Botzone's popped parts into that order; the simulator writes it so)."""
 
     def __init__(self, wall: tuple[int, ...]) -> None:
-        self.stacks = [list(wall[WALL_PER_SEAT * s : WALL_PER_SEAT * (s + 1)]) for s in range(4)]
+        self.walls = [wall[WALL_PER_SEAT * s : WALL_PER_SEAT * (s + 1)] for s in range(4)]
+        self.next = [0, 0, 0, 0]
 
     def take(self, seat: int, n: int) -> list[int]:
         """The next ``n`` tiles of ``seat``'s wall (fewer when it runs out)."""
-        stack = self.stacks[seat]
-        taken = stack[-n:][::-1] if n <= len(stack) else stack[::-1]
-        del stack[len(stack) - len(taken) :]
+        start = self.next[seat]
+        taken = list(self.walls[seat][start : start + n])
+        self.next[seat] = start + len(taken)
         return taken
 
 

@@ -196,8 +196,8 @@ CATALOGUE: dict[str, Check] = {
         Check(
             "wall.draw",
             _E,
-            "with Hand.wall (Botzone walltiles): every dealt and drawn tile is the next tile of "
-            "the seat's own wall (walltiles[34s:34s+34], taken from its end)",
+            "with Hand.wall: every dealt and drawn tile is the next tile of the seat's own wall "
+            "(wall[34s:34s+34] in draw order: Botzone's walltiles part taken from its end)",
             "real-formats.md section 1: seat s's wall is walltiles[34*s:34*s+34], drawn by pop()",
         ),
         Check(

@@ -36,23 +36,26 @@ def possible_win(
     """
     state = replay.state
     player = state.seats[seat]
-    concealed = list(player.concealed)
-    if self_drawn:
-        if concealed[tile] < 1:
-            return None
-        concealed[tile] -= 1
-    if sum(concealed) + 3 * len(player.melds) != 13 or any(concealed[34:]):
+    held = player.concealed
+    if any(held[34:]):  # a flower still in hand: no win until it is set aside
         return None
-    ctx_tiles = tuple(t for t, n in enumerate(concealed) for _ in range(n))
+    counts = held[:34]
+    if self_drawn:
+        if counts[tile] < 1:
+            return None
+        counts[tile] -= 1
+    if sum(counts) + 3 * len(player.melds) != 13:
+        return None
+    melds = tuple(player.melds)
     # the shape first: most seats at most steps wait on nothing (the calculator costs 50x more)
-    if tile not in _waits(ctx_tiles, tuple(player.melds)):
+    if tile not in _waits(tuple(counts), melds):
         return None
     others = state.visible[tile] - (0 if self_drawn else 1)
     ctx = WinContext(
         winner=seat,
         discarder=discarder,
-        concealed=ctx_tiles,
-        melds=tuple(player.melds),
+        concealed=tuple(t for t, n in enumerate(counts) for _ in range(n)),
+        melds=melds,
         win_tile=tile,
         self_drawn=self_drawn,
         fourth_tile=others >= 3,
@@ -69,10 +72,11 @@ def possible_win(
 
 
 @lru_cache(maxsize=8192)
-def _waits(concealed: tuple[int, ...], melds: tuple[Meld, ...]) -> frozenset[int]:
-    """The kinds completing a 13 - 3 x melds hand in any Guobiao form (by shape; cached: the
-    three seats waiting for a discard keep their hands from one step to the next)."""
+def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> frozenset[int]:
+    """The kinds completing a 13 - 3 x melds hand (34 counts) in any Guobiao form, by shape.
+    Cached: the three seats waiting for a discard keep their hands from one step to the next."""
+    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
     try:
-        return frozenset(int(t) for t in waits(concealed, [m.as_tuple() for m in melds]))
+        return frozenset(int(t) for t in waits(tiles, [m.as_tuple() for m in melds]))
     except InvalidHand:
         return frozenset()

@@ -119,3 +119,16 @@ def test_bad_lines_are_rejects_naming_the_line(change, message) -> None:
 def test_a_file_name_without_a_hand_number_is_a_reject() -> None:
     reject = _hand(PLAY.read_text("utf-8"), "hand.txt")
     assert isinstance(reject, Reject) and "trailing hand number" in reject.error
+
+
+def test_every_tile_of_a_line_is_kept_or_the_line_rejected() -> None:
+    lines = PLAY.read_text("utf-8").splitlines()
+    at = lines.index("0\t补花\t['H4']\t")
+    lines[at] = "0\t补花\t['H4','H7']\t"  # two flowers on one line: two flower events
+    hand = _hand("\n".join(lines), PLAY.name)
+    assert isinstance(hand, Hand)
+    flowers = [e.tile.botzone for e in hand.events if e.kind is EventKind.FLOWER and e.line == at + 1]
+    assert flowers == ["H4", "H7"]
+    lines[at] = "0\t打牌\t['W1','W2']\t"  # a discard of two tiles is no discard
+    reject = _hand("\n".join(lines), PLAY.name)
+    assert isinstance(reject, Reject) and reject.line == at + 1 and "lists 2 tiles" in reject.error

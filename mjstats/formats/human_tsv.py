@@ -187,10 +187,10 @@ def _parse(lines: list[str], source: str, match_id: str, raw: str) -> Hand:
         number = index + 1
         if not lines[index].strip():
             continue  # a blank line between actions carries nothing
-        event = _action(lines[index], number, len(events), events[-1])
-        events.append(event)
-        if event.kind is EventKind.HU:
-            hu_events.append(event)
+        for event in _actions(lines[index], number, len(events), events[-1]):
+            events.append(event)
+            if event.kind is EventKind.HU:
+                hu_events.append(event)
 
     if outcome is Outcome.WIN:
         if not hu_events:
@@ -229,7 +229,8 @@ _SIMPLE = {
 _CLAIMS = {"吃": EventKind.CHI, "碰": EventKind.PENG, "明杠": EventKind.GANG}
 
 
-def _action(text: str, number: int, seq: int, prev: Event) -> Event:
+def _actions(text: str, number: int, seq: int, prev: Event) -> list[Event]:
+    """One action line as its events (one, or one per flower of a 补花 line listing several)."""
     fields = text.split("\t")
     if len(fields) < 3:
         raise _Bad(f"expected seat, action and tiles, found {text[:60]!r}", number)
@@ -241,8 +242,13 @@ def _action(text: str, number: int, seq: int, prev: Event) -> Event:
         raise _Bad(f"{action} without a tile", number)
     if action in _SIMPLE:
         kind, tail = _SIMPLE[action]
-        # a kong line lists its four tiles, the others one
-        return Event(seq, kind, seat, tiles[0], tail=tail, line=number)
+        if kind is EventKind.FLOWER:  # each flower set aside is an event of its own
+            return [Event(seq + i, kind, seat, t, line=number) for i, t in enumerate(tiles)]
+        # a kong line lists its four tiles (all alike), the other lines one
+        want = 4 if kind in (EventKind.ANGANG, EventKind.BUGANG) else 1
+        if len(tiles) not in (1, want) or len(set(tiles)) != 1:
+            raise _Bad(f"{action} lists {len(tiles)} tiles {''.join(t.botzone for t in tiles)}", number)
+        return [Event(seq, kind, seat, tiles[0], tail=tail, line=number)]
     if action in _CLAIMS or action == "和牌":
         if len(extra) < 2:
             raise _Bad(f"{action} needs the claimed tile and the seat it came from", number)
@@ -250,15 +256,15 @@ def _action(text: str, number: int, seq: int, prev: Event) -> Event:
         giver = _seat(extra[1], number)
         if action == "和牌":
             if giver == seat:  # a self-draw names the winner itself
-                return Event(seq, EventKind.HU, seat, claimed, line=number)
+                return [Event(seq, EventKind.HU, seat, claimed, line=number)]
             robbed = prev.kind is EventKind.BUGANG and prev.seat == giver
             win = WinKind.ROB_KONG if robbed else None
-            return Event(seq, EventKind.HU, seat, claimed, from_seat=giver, win=win, line=number)
+            return [Event(seq, EventKind.HU, seat, claimed, from_seat=giver, win=win, line=number)]
         kind = _CLAIMS[action]
         if kind is EventKind.CHI:
             if len(tiles) != 3:
                 raise _Bad(f"a chow lists three tiles, found {len(tiles)}", number)
             middle = sorted(tiles)[1]
-            return Event(seq, kind, seat, middle, from_seat=giver, claimed=claimed, line=number)
-        return Event(seq, kind, seat, claimed, from_seat=giver, line=number)
+            return [Event(seq, kind, seat, middle, from_seat=giver, claimed=claimed, line=number)]
+        return [Event(seq, kind, seat, claimed, from_seat=giver, line=number)]
     raise _Bad(f"unknown action {action!r}", number)

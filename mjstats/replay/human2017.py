@@ -85,7 +85,8 @@ class Human2017Replay(HandReplay):
         super().__init__(hand, profile, explain)
         self.flowers = deal_flowers(hand)
         self.handlers[EventKind.FLOWER] = self.on_flower
-        self.flower_owed: int | None = None  # the seat that owes a replacement draw
+        self.flower_owed: int | None = None  # the seat that owes replacement draws ...
+        self.replacements = 0  # ... and how many (a line may set several flowers aside)
         plays = [ev.seq for ev in hand.events if ev.kind is not EventKind.IGNORED]
         self.final_seq = plays[-1] if plays else None
 
@@ -98,7 +99,8 @@ class Human2017Replay(HandReplay):
             self.report(
                 "flower.replacement", f"seat {seat} sets aside {_t(tile)}, not a flower", "a flower", _t(tile)
             )
-        if state.phase is not Phase.DISCARD or state.actor != seat:
+        owing = self.flower_owed == seat and self.replacements > 0  # more flowers before the draws
+        if not owing and (state.phase is not Phase.DISCARD or state.actor != seat):
             self.report(
                 "flower.replacement",
                 f"seat {seat} sets a flower aside out of turn",
@@ -107,6 +109,7 @@ class Human2017Replay(HandReplay):
             )
         self.take(seat, tile, 1, "flower.replacement", "sets aside")
         self.flowers[seat] += 1
+        self.replacements = self.replacements + 1 if owing else 1
         self.flower_owed = seat
         state.actor = seat
         state.phase = Phase.KONG  # a replacement draw is owed, as after a kong
@@ -117,7 +120,7 @@ class Human2017Replay(HandReplay):
         if owed is None:
             super().expect_replacement(event)
             return
-        if not (event.kind is EventKind.DRAW and event.seat == owed):
+        if not (event.kind in (EventKind.DRAW, EventKind.FLOWER) and event.seat == owed):
             self.report(
                 "flower.replacement",
                 f"seat {owed} set a flower aside and drew no replacement",
@@ -125,6 +128,7 @@ class Human2017Replay(HandReplay):
                 event.kind.value,
             )
             self.flower_owed = None
+            self.replacements = 0
             self.state.phase = Phase.DISCARD
 
     def on_draw(self, ev: Event) -> None:
@@ -135,6 +139,10 @@ class Human2017Replay(HandReplay):
             # 杠上开花 is a win on the tile a kong brought in, "not counting flower replacements"
             # (the MCR rule's 不包括补花): a flower's replacement draw never gives it
             self.state.after_kong = False
+            self.replacements -= 1
+            if self.replacements > 0:  # more flowers of the same line still to replace
+                self.flower_owed = owed
+                self.state.phase = Phase.KONG
 
     # --- wins ------------------------------------------------------------------------------------
     def on_hu(self, ev: Event) -> None:

@@ -199,3 +199,11 @@ def test_bad_input_is_a_reject_naming_source_entry_and_match(tmp_path) -> None:
     truncated = json.loads((DATA / "judge-display-win-2.json").read_text("utf-8"))[:-1]
     reject = _hand(truncated)
     assert isinstance(reject, Reject) and "ends before HU, HUANG or WA" in reject.error
+
+
+def test_a_penalty_is_no_exhaustive_draw_in_the_ingest_summary(tmp_path, capsys) -> None:
+    from mjstats.cli import main
+
+    wa = DATA / "judge-display-wrong-action.json"
+    assert main(["ingest", str(wa), str(DATA / "judge-display-draw.json"), "-o", str(tmp_path / "ds")]) == 0
+    assert "hands 2 (wins 0, exhaustive draws 1)" in capsys.readouterr().out

@@ -269,7 +269,7 @@ def ingest_sources(
                     summary.events += info.n_events
                     if info.is_win:
                         summary.wins += 1
-                    else:
+                    elif info.is_draw:
                         summary.draws += 1
                 for part_key, tables in batch.tables.items():
                     if duplicates:

@@ -10,6 +10,7 @@ from mjstats.replay.botzone import BOTZONE, BotzoneProfile
 from mjstats.replay.checks import CATALOGUE, Check
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.fuzhou import FuzhouReplayProfile, fuzhou_profile  # registers seed, platform
+from mjstats.replay.human2017 import HUMAN2017  # registers guobiao/human2017
 from mjstats.replay.profile import (
     ComputedFan,
     ComputedWin,
@@ -23,6 +24,7 @@ from mjstats.replay.replayer import HandReplay, ReplayResult, profile_for, regis
 __all__ = [
     "BOTZONE",
     "CATALOGUE",
+    "HUMAN2017",
     "BotzoneProfile",
     "Check",
     "ComputedFan",

@@ -1,0 +1,40 @@
+"""Every source's fan names mapped to mjstats' (the Chinese names of ``mjstats.rules.guobiao``).
+
+One section per source. A name that is neither ours nor in the source's table is an error
+naming it (:func:`our_fan_name` raises ``KeyError``): readers turn it into a reject, never
+drop it. Our names are those of PyMahjongGB 1.3.0, the calculator Botzone scores with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from mjstats.rules.guobiao import FAN_BY_NAME
+
+__all__ = ["BOTZONE_FAN_NAMES", "HUMAN_2017_FAN_NAMES", "OUR_FAN_NAMES", "our_fan_name"]
+
+OUR_FAN_NAMES = frozenset(FAN_BY_NAME)
+
+# --- Botzone (text records, match logs, judge displays) ----------------------------------------
+# Botzone writes our names; PyMahjongGB 1.4.0 renamed the three single-wait fans
+# (shared/reference/botzone-format.md), and records of either version are read.
+BOTZONE_FAN_NAMES: Mapping[str, str] = {
+    "独听・边张": "边张",
+    "独听・嵌张": "嵌张",
+    "独听・单钓": "单钓将",
+}
+
+# --- the 2017 human-play logs (human-tsv) -----------------------------------------------------
+# The platform's names where they differ from ours (real-formats.md section 2 and the samples).
+HUMAN_2017_FAN_NAMES: Mapping[str, str] = {
+    "断幺九": "断幺",
+    "坎张": "嵌张",
+    "单调将": "单钓将",
+}
+
+
+def our_fan_name(name: str, table: Mapping[str, str]) -> str:
+    """``name`` in our vocabulary: ours as it is, else the source table's entry; KeyError else."""
+    if name in OUR_FAN_NAMES:
+        return name
+    return table[name]

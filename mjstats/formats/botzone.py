@@ -130,7 +130,8 @@ def _split_blocks(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | C
         chunk = read_block(stream, _BLOCK)
         if isinstance(chunk, InputStopped):
             # the records before ``pending`` are out; what was read of the next one is the reject
-            yield line, Cut(pending[:HEAD_BYTES], str(chunk))
+            record = pending.lstrip(b"\n")  # the blank lines before it
+            yield line + len(pending) - len(record), Cut(record[:HEAD_BYTES], str(chunk))
             return
         if first:
             first = False

@@ -124,6 +124,9 @@ class LimitedGzip:
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:
             return b"".join(iter(lambda: self.read(READ_BLOCK), b""))
+        cap = self._limits.max_decompressed_bytes
+        if cap is not None:  # deliver up to the limit exactly; one byte more stops the stream
+            size = min(size, max(cap - self._out, 1))
         try:
             data = self._gzip.read1(size)
         except EOFError:

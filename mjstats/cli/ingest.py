@@ -73,14 +73,14 @@ def check_readable(path: Path) -> None:
 
     Says what is wrong (missing, a folder, no permission) rather than assuming a regular file.
     """
-    if not path.exists():
-        raise MjstatsError(f"{path}: no such file")
-    if path.is_dir():
-        raise MjstatsError(f"{path}: is a folder; give the files in it")
     try:
         with open(path, "rb") as fh:
             fh.read(0)
-    except OSError as exc:
+    except FileNotFoundError:
+        raise MjstatsError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise MjstatsError(f"{path}: is a folder; give the files in it") from None
+    except OSError as exc:  # no permission, a path through a file, too many links...
         raise MjstatsError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
@@ -99,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
             max_ratio=args.max_gzip_ratio,
         ):
             summary = ingest_sources(inputs, args.out, jobs=args.jobs, progress=progress)
+    except BrokenPipeError:
+        raise
     except OSError as exc:  # a source that vanished or became unreadable mid-run, a full disk
         where = f"{exc.filename}: " if exc.filename else ""
         raise MjstatsError(f"{where}{exc.strerror or exc}") from None

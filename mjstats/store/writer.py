@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError, MjstatsError
 from mjstats.formats import format_module, open_binary
+from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.records import Hand, Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
@@ -199,6 +200,7 @@ def ingest_sources(
     reject_samples: int = 20,
     wait: float | None = None,
     on_wait: Callable[[LockHolder | None], None] | None = None,
+    limits: InputLimits | None = None,
 ) -> IngestSummary:
     """Read every input into the dataset at ``out`` in one atomic change.
 
@@ -207,7 +209,8 @@ def ingest_sources(
     ``jobs`` processes parse large inputs in parallel; the result is the same for any ``jobs``.
     The change holds the dataset's writer lock: another writer makes this one wait up to
     ``wait`` seconds (then DatasetBusy). ``out`` must be new, empty or a dataset; a run that
-    fails leaves no folder behind that it created.
+    fails leaves no folder behind that it created. ``limits`` bounds hostile input (record
+    length, decompression; docs/input-limits.md); None keeps the limits in force.
     """
     out = Path(out)
     inputs = list(inputs)
@@ -221,10 +224,11 @@ def ingest_sources(
         with writer_lock(out, wait=wait, create=True, on_wait=on_wait):
             try:
                 check_output_folder(out)
-                return _ingest_locked(
-                    inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
-                    batch_records=batch_records, progress=progress, reject_samples=reject_samples,
-                )
+                with input_limits(limits):
+                    return _ingest_locked(
+                        inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
+                        batch_records=batch_records, progress=progress, reject_samples=reject_samples,
+                    )
             except BaseException:
                 if created or _only_lock_left(out):
                     _remove_new_folder(out)

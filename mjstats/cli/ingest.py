@@ -133,7 +133,9 @@ def run(args: argparse.Namespace) -> int:
         for line in problems:
             print(f"mjstats ingest: error: {line}", file=sys.stderr)
         if not problems:
-            print("mjstats ingest: error: no record files to read", file=sys.stderr)
+            folders = [str(p) for p in args.files if p.is_dir()]
+            where = f" in {', '.join(folders)} (folders are read recursively)" if folders else ""
+            print(f"mjstats ingest: error: no record files to read{where}", file=sys.stderr)
         return 2
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:

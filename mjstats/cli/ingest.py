@@ -14,7 +14,7 @@ from mjstats.formats.detect import InputFile, detect_format, is_companion, list_
 from mjstats.formats.limits import DEFAULT_MAX_RATIO, DEFAULT_MAX_RECORD_BYTES, input_limits
 from mjstats.progress import ProgressLine
 from mjstats.records import shorten
-from mjstats.store import SourceInput, ingest_sources, open_dataset
+from mjstats.store.sources import SourceInput
 
 AUTO = "auto"
 
@@ -122,6 +122,8 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjstats.store import ingest_sources, open_dataset  # pyarrow: only when ingesting
+
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
     if args.jobs < 1:

@@ -19,12 +19,13 @@ import pyarrow.parquet as pq
 from mjstats.errors import DatasetError, MjstatsError
 from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
-from mjstats.records import Hand, Reject
+from mjstats.records import Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
 from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
+from mjstats.store.sources import SourceInput
 
 __all__ = ["IngestSummary", "SourceInput", "ingest_sources", "sha256_file", "write_derived"]
 
@@ -32,20 +33,6 @@ DEFAULT_CHUNK_HANDS = 5_000  # hands buffered per partition before a part file i
 PARALLEL_MIN_BYTES = 4 << 20  # smaller inputs are parsed in this process
 
 Progress = Callable[[int], None]  # called with the number of records read so far
-
-
-@dataclass(frozen=True)
-class SourceInput:
-    """One input to ingest: its path, its format name, and optionally a custom reader.
-
-    Without ``read`` the format's record splitter and parser are used, which lets large inputs
-    be parsed by several processes (``jobs``); a custom ``read`` (any function from a path to
-    records) is run in this process.
-    """
-
-    path: Path
-    format: str
-    read: Callable[[Path], Iterator[Hand | Reject]] | None = None
 
 
 @dataclass

@@ -1,0 +1,184 @@
+"""Sichuan win shapes with the void suit: complete hands, regular divisions, waits and shanten.
+
+A hand wins (reference §3.1) as 4 sets + 1 pair (sets: concealed sequences, pongs, kongs; melds
+count as sets) or as 七对, seven pairs of 14 concealed tiles with no meld at all, where four equal
+tiles count as two pairs (龙七对). Either way it must hold no tile of the player's void suit
+(定缺, §2.3), so a winning hand has at most two suits (缺一门). When the void suit is not given,
+any hand of at most two suits qualifies (the old Chengdu rule without a declaration).
+
+The shape work is mjstats.rules.hand's (count vectors of 34 kinds, regular completeness,
+divisions, waits and the shanten formula); this module adds seven pairs, the void suit and the
+copy limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from mjstats.errors import InvalidHand
+from mjstats.rules import hand as shapes
+from mjstats.rulesets.sichuan.tiles import (
+    Meld,
+    check_copies,
+    count_tiles,
+    meld_counts,
+    normalize_melds,
+    parse_suit,
+    suited_tiles,
+)
+from mjstats.tiles import SUITED, Tile
+
+__all__ = [
+    "HAND_SETS",
+    "WIN_SIZE",
+    "is_seven_pairs",
+    "is_winning_hand",
+    "regular_divisions",
+    "shanten",
+    "suits_held",
+    "void_ok",
+    "waits",
+    "waits_from_counts",
+]
+
+WIN_SIZE = 14  # a winning hand: 14 tiles, kongs counting as 3
+HAND_SETS = 4  # 4 sets + 1 pair
+
+
+def suits_held(counts: Sequence[int]) -> frozenset[int]:
+    """The suits (0 W, 1 T, 2 B) with at least one tile in a 27-kind count vector."""
+    return frozenset(s for s in range(3) if any(counts[9 * s : 9 * s + 9]))
+
+
+def void_ok(counts: Sequence[int], void: int | None) -> bool:
+    """No tile of the void suit; without a declared void, at most two suits (缺一门)."""
+    if void is None:
+        return len(suits_held(counts)) <= 2
+    return not any(counts[9 * void : 9 * void + 9])
+
+
+def regular_divisions(counts: Sequence[int], sets: int) -> tuple[shapes.Division, ...]:
+    """Every split of the concealed counts (27 kinds, winning tile included) into ``sets`` sets
+    + one pair, as mjstats.rules.hand.divisions writes them (("pair", t), ("pung", t), ("chow", low))."""
+    return shapes.divisions([*counts, 0, 0, 0, 0, 0, 0, 0], sets)
+
+
+def is_seven_pairs(counts: Sequence[int], n_melds: int) -> bool:
+    """七对: no meld at all and 14 concealed tiles in pairs (a kind held four times is two pairs)."""
+    return n_melds == 0 and sum(counts) == WIN_SIZE and all(c % 2 == 0 for c in counts)
+
+
+def _complete(counts: Sequence[int], n_melds: int) -> bool:
+    if is_seven_pairs(counts, n_melds):
+        return True
+    return shapes.is_complete([*counts, 0, 0, 0, 0, 0, 0, 0], HAND_SETS - n_melds)
+
+
+def _prepared(
+    tiles: Iterable[object], melds: Iterable[Sequence[object]], void: object
+) -> tuple[list[int], tuple[Meld, ...], list[int], int | None]:
+    """(concealed counts, melds, concealed + meld counts, void) checked: suited tiles only, no
+    fifth copy, a known suit."""
+    norm = normalize_melds(melds)
+    counts = count_tiles(suited_tiles(tiles))
+    held = meld_counts(norm)
+    for k in range(27):
+        held[k] += counts[k]
+    check_copies(held)
+    return counts, norm, held, None if void is None else parse_suit(void)
+
+
+def is_winning_hand(
+    tiles: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None
+) -> bool:
+    """Whether ``tiles`` (concealed, winning tile included, ``14 - 3 * len(melds)`` of them) with
+    ``melds`` form a regular hand or 七对 holding no tile of the void suit.
+
+    A wrong tile count is simply not a win; an honour, a flower, a chow or a fifth copy raises
+    InvalidHand.
+    """
+    counts, norm, held, void_suit = _prepared(tiles, melds, void)
+    if sum(counts) != WIN_SIZE - 3 * len(norm):
+        return False
+    return void_ok(held, void_suit) and _complete(counts, len(norm))
+
+
+def waits(
+    hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None
+) -> frozenset[Tile]:
+    """听牌: the kinds that complete a waiting hand of ``13 - 3 * len(melds)`` concealed tiles.
+
+    A wait is never of the void suit, never a kind the hand and its melds already hold four times
+    (reference §4.6), and never completes a hand that still holds a void-suit tile. Empty when the
+    hand does not wait; InvalidHand for a wrong size.
+    """
+    counts, norm, held, void_suit = _prepared(hand, melds, void)
+    return waits_from_counts(counts, norm, held, void_suit)
+
+
+def waits_from_counts(
+    counts: Sequence[int], norm: tuple[Meld, ...], held: Sequence[int], void_suit: int | None
+) -> frozenset[Tile]:
+    """:func:`waits` on checked input: concealed counts (27 kinds), normalised melds, concealed
+    + meld counts, the void suit index or None."""
+    size = sum(counts)
+    if size != WIN_SIZE - 1 - 3 * len(norm):
+        raise InvalidHand(
+            f"a waiting Sichuan hand holds {WIN_SIZE - 1 - 3 * len(norm)} concealed tiles with "
+            f"{len(norm)} meld(s), got {size}"
+        )
+    suits = suits_held(held)
+    if void_suit is not None and void_suit in suits:
+        return frozenset()  # a void-suit tile must go before any win
+    if len(suits) == 3:
+        return frozenset()
+    found = set(shapes.regular_waits([*counts, 0, 0, 0, 0, 0, 0, 0], HAND_SETS - len(norm)))
+    if not norm and sum(c // 2 for c in counts) == 6:
+        found.update(k for k in range(27) if counts[k] % 2)  # 七对: the single tile pairs up
+    out = []
+    for k in found:
+        suit = k // 9
+        if held[k] >= 4 or suit == void_suit:
+            continue
+        if void_suit is None and len(suits | {suit}) == 3:
+            continue
+        out.append(SUITED[k])
+    return frozenset(out)
+
+
+def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:
+    """Tiles still to change before the hand waits (``13 - 3m`` tiles: 0 = waiting) or wins
+    (``14 - 3m``: -1 = complete), honouring the void suit: void-suit tiles are useless and must
+    all be replaced. Without a declared void the best suit to give up is taken.
+
+    Regular shape by the shared melds + pair formula, 七对 (no melds) as 6 - pairs, plus one per
+    pair that has no single tile left to grow from; a kind held four times is two pairs. At
+    least one exchange per void-suit tile (``InvalidHand`` for a meld of the void suit, or melds
+    of all three suits).
+    """
+    counts, norm, _, void_suit = _prepared(hand, melds, void)
+    n = len(norm)
+    size = sum(counts) + 3 * n
+    if size not in (WIN_SIZE - 1, WIN_SIZE):
+        raise InvalidHand(f"a Sichuan hand has 13 or 14 tiles with melds counted as 3, got {size}")
+    melded = suits_held(meld_counts(norm))
+    if void_suit is not None and void_suit in melded:
+        raise InvalidHand(f"a meld of the void suit {'WTB'[void_suit]}: void-suit tiles are never melded")
+    if len(melded) == 3:
+        raise InvalidHand("melds of all three suits: the hand can never win (缺一门)")
+    # Give up the declared void, or (no declaration) whichever unmelded suit is best to drop.
+    candidates = [void_suit] if void_suit is not None else [s for s in range(3) if s not in melded]
+    best = 99
+    for suit in candidates:
+        kept = list(counts)
+        kept[9 * suit : 9 * suit + 9] = [0] * 9
+        value = shapes.partial_shanten([*kept, 0, 0, 0, 0, 0, 0, 0], HAND_SETS - n)
+        if not n:
+            pairs = min(7, sum(c // 2 for c in kept))
+            singles = sum(c % 2 for c in kept)
+            value = min(value, 6 - pairs + max(0, 7 - pairs - singles))
+        # Every void-suit tile must be exchanged before the hand waits (a 14-tile hand may
+        # discard one of them for free).
+        void_tiles = sum(counts[9 * suit : 9 * suit + 9])
+        best = min(best, max(value, void_tiles - (size == WIN_SIZE)))
+    return best

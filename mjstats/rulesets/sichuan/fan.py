@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mjstats.errors import NotWinningHand, RuleError
-from mjstats.rulesets.sichuan.profiles import Profile, load_profile
+from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
     check_copies,
@@ -24,7 +24,13 @@ from mjstats.rulesets.sichuan.tiles import (
     suited_tile,
     suited_tiles,
 )
-from mjstats.rulesets.sichuan.win import WIN_SIZE, is_seven_pairs, regular_divisions, suits_held
+from mjstats.rulesets.sichuan.win import (
+    WIN_SIZE,
+    is_seven_pairs,
+    regular_divisions,
+    regular_features,
+    suits_held,
+)
 from mjstats.tiles import SUITED, Tile
 
 __all__ = [
@@ -32,7 +38,9 @@ __all__ = [
     "WinContext",
     "WinScore",
     "gen_count",
+    "reading_sets",
     "score_win",
+    "wait_value",
 ]
 
 # The patterns of reference §3.3 in table order; on equal totals the pattern with the higher
@@ -100,11 +108,18 @@ class WinScore:
     gen_count: int  # G: kinds held four times
     extras: tuple[tuple[str, int], ...]  # situational and hand extras that apply, with their fan
     shape: str  # "regular" or "seven_pairs"
-    sets: tuple[tuple[str, tuple[Tile, ...], bool], ...]  # (kind, tiles, melded) of the best reading
+    reading: str  # the pattern of the best reading (the same as pattern unless 天胡/地胡 replace it)
+    tiles: tuple[int, ...]  # concealed counts per kind (27), winning tile included
+    melds: tuple[Meld, ...]
     self_drawn: bool
     capped: bool  # F exceeded the cap
     notes: tuple[str, ...]  # claims the profile does not count, and why
     profile: str
+
+    @property
+    def sets(self) -> tuple[tuple[str, tuple[Tile, ...], bool], ...]:
+        """(kind, tiles, melded) of the best reading, melds first (worked out when asked)."""
+        return reading_sets(self.tiles, self.melds, self.reading, self.shape)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -134,35 +149,13 @@ def gen_count(all_counts: Sequence[int], melds: Sequence[Meld], counting: str = 
     return g
 
 
-def _regular_pattern(division: tuple, melds: Sequence[Meld], flush: bool, yaojiu_on: bool) -> tuple[str, int]:
-    """The best pattern of one regular division: (name, fan) before 根."""
-    all_pungs = True
-    yaojiu = True
-    jiang = True
-    for kind, t in division:
-        if kind == "chow":
-            all_pungs = jiang = False
-            if t % 9 not in (0, 6):  # 123 or 789 hold a 1 or a 9
-                yaojiu = False
-        else:
-            rank = t % 9
-            if rank not in _TERMINAL:
-                yaojiu = False
-            if rank not in _JIANG:
-                jiang = False
-    for _, t, _ in melds:
-        rank = t % 9
-        if rank not in _TERMINAL:
-            yaojiu = False
-        if rank not in _JIANG:
-            jiang = False
-    yaojiu = yaojiu and yaojiu_on
-    jiang = jiang and all_pungs and yaojiu_on
+def _pattern_of(all_pungs: bool, yaojiu: bool, jiang: bool, flush: bool) -> tuple[str, int]:
+    """The best pattern (name, fan) of one regular reading with these properties."""
     if flush and yaojiu:
         return "清幺九", 4
     if flush and all_pungs:
         return "清对", 3
-    if jiang:
+    if jiang and all_pungs:
         return "将对", 3
     if flush:
         return "清一色", 2
@@ -173,9 +166,28 @@ def _regular_pattern(division: tuple, melds: Sequence[Meld], flush: bool, yaojiu
     return "平胡", 0
 
 
+def _best_regular(
+    counts: tuple[int, ...], melds: tuple[Meld, ...], flush: bool, yaojiu_on: bool
+) -> tuple[str, int] | None:
+    """The best regular pattern (name, fan) of the concealed counts (27 kinds, winning tile
+    included) with ``melds``, or None when the tiles form no 4 sets + pair."""
+    combined = regular_features(counts)
+    if combined is None:
+        return None
+    meld_yaojiu = yaojiu_on and all(t % 9 in _TERMINAL for _, t, _ in melds)
+    meld_jiang = yaojiu_on and all(t % 9 in _JIANG for _, t, _ in melds)
+    best: tuple[int, int, str] | None = None
+    for pungs, yaojiu, jiang in combined:
+        name, fan = _pattern_of(pungs, yaojiu and meld_yaojiu, jiang and meld_jiang, flush)
+        if best is None or (fan, _ORDER[name]) > best[:2]:
+            best = (fan, _ORDER[name], name)
+    assert best is not None
+    return best[2], best[0]
+
+
 def _seven_pairs_pattern(counts: Sequence[int], flush: bool, long_fan: int) -> tuple[str, int, int]:
     """(name, fan, 根 consumed) of a seven-pairs hand."""
-    quad = any(c == 4 for c in counts)
+    quad = 4 in counts
     if flush:
         return ("清龙七对", 5, 1) if quad else ("清七对", 4, 0)
     if quad:
@@ -183,18 +195,38 @@ def _seven_pairs_pattern(counts: Sequence[int], flush: bool, long_fan: int) -> t
     return "七对", 2, 0
 
 
-def _sets(division: tuple | None, counts: Sequence[int], melds: Sequence[Meld]) -> tuple:
+def _division_pattern(
+    division: tuple, melds: Sequence[Meld], flush: bool, yaojiu_on: bool
+) -> tuple[str, int]:
+    """The pattern of one explicit division (for showing the sets of the best reading)."""
+    pungs = all(kind != "chow" for kind, _ in division)
+    yaojiu = all((t % 9 in (0, 6)) if kind == "chow" else (t % 9 in _TERMINAL) for kind, t in division)
+    jiang = all(kind != "chow" and t % 9 in _JIANG for kind, t in division)
+    yaojiu = yaojiu and all(t % 9 in _TERMINAL for _, t, _ in melds)
+    jiang = jiang and all(t % 9 in _JIANG for _, t, _ in melds)
+    return _pattern_of(pungs, yaojiu and yaojiu_on, jiang and yaojiu_on, flush)
+
+
+def reading_sets(
+    counts: Sequence[int], melds: Sequence[Meld], pattern: str, shape: str
+) -> tuple[tuple[str, tuple[Tile, ...], bool], ...]:
+    """The sets of a reading of the concealed counts (winning tile included) that scores
+    ``pattern``: (kind, tiles, melded), melds first. Kinds: pong, kong, concealed_kong,
+    sequence, pair."""
     out: list[tuple[str, tuple[Tile, ...], bool]] = []
     for kind, t, offer in melds:
-        name = "kong" if kind == "GANG" else "pong"
-        if kind == "GANG" and offer == 0:
-            name = "concealed_kong"
-        out.append((name, (SUITED[t],) * (4 if kind == "GANG" else 3), True))
-    if division is None:  # seven pairs: a quad is two pairs
+        name = "pong" if kind == "PENG" else ("concealed_kong" if offer == 0 else "kong")
+        out.append((name, (SUITED[t],) * (3 if kind == "PENG" else 4), True))
+    if shape == "seven_pairs":  # a quad is two pairs
         for k, c in enumerate(counts):
             out.extend(("pair", (SUITED[k], SUITED[k]), False) for _ in range(c // 2))
         return tuple(out)
-    for kind, t in division:
+    flush = len(suits_held([a + b for a, b in zip(counts, meld_counts(melds), strict=True)])) == 1
+    divisions = regular_divisions(counts, 4 - len(melds))
+    matching = [
+        d for d in divisions for on in (True, False) if _division_pattern(d, melds, flush, on)[0] == pattern
+    ]
+    for kind, t in (matching or divisions or ((),))[0]:
         if kind == "chow":
             out.append(("sequence", (SUITED[t], SUITED[t + 1], SUITED[t + 2]), False))
         elif kind == "pung":
@@ -202,6 +234,59 @@ def _sets(division: tuple | None, counts: Sequence[int], melds: Sequence[Meld]) 
         else:
             out.append(("pair", (SUITED[t],) * 2, False))
     return tuple(out)
+
+
+def _hand_reading(
+    counts: tuple[int, ...], melds: tuple[Meld, ...], flush: bool, g: int, rules: FanRules
+) -> tuple[str, int, int, str] | None:
+    """The best reading (pattern, pattern fan, 根 consumed, shape) of a hand, or None when it
+    does not win: the regular reading against 七对, on pattern fan + 根 (reference §3.6)."""
+    best: tuple[int, int, int] | None = None
+    chosen = None
+    regular = _best_regular(counts, melds, flush, rules.yaojiu_jiangdui)
+    if regular is not None:
+        name, fan = regular
+        best, chosen = (fan + rules.gen_fan * g, fan, _ORDER[name]), (name, fan, 0, "regular")
+    if is_seven_pairs(counts, len(melds)):
+        name, fan, consumed = _seven_pairs_pattern(counts, flush, rules.long_qidui_fan)
+        key = (fan + rules.gen_fan * max(0, g - consumed), fan, _ORDER[name])
+        if best is None or key > best:
+            chosen = (name, fan, consumed, "seven_pairs")
+    return chosen
+
+
+def _hand_extras(melds: Sequence[Meld], all_counts: Sequence[int], rules: FanRules) -> list[tuple[str, int]]:
+    """Extras that belong to the hand rather than to how the tile came: 金钩钓 (listed even at 0
+    fan), 门清 and 断幺九 (room options, listed only when they are worth something)."""
+    out = []
+    if len(melds) == 4:  # four melds and a single tile paired by the winning tile
+        out.append(("金钩钓", rules.jin_gou_diao_fan))
+    if rules.menqing_fan and not any(kind == "PENG" or offer for kind, _, offer in melds):
+        out.append(("门清", rules.menqing_fan))
+    if rules.duanyao_fan and not any(all_counts[k] for k in range(27) if k % 9 in _TERMINAL):
+        out.append(("断幺九", rules.duanyao_fan))
+    return out
+
+
+def wait_value(
+    counts: Sequence[int], held: Sequence[int], melds: tuple[Meld, ...], wait: int, profile: Profile
+) -> int:
+    """The multiplier ``2 ** min(F, cap)`` of a waiting hand completed by ``wait`` as a discard
+    win without situational extras: pattern, 根 (a quad the wait completes included) and the
+    hand extras (reference §4.6, the value 查大叫 pays). ``counts`` are the concealed counts
+    (27 kinds), ``held`` with the melds added; the caller knows ``wait`` completes the hand."""
+    rules = profile.fan
+    grown = list(counts)
+    grown[wait] += 1
+    all_counts = list(held)
+    all_counts[wait] += 1
+    g = gen_count(all_counts, melds, rules.gen_counting)
+    reading = _hand_reading(tuple(grown), melds, len(suits_held(all_counts)) == 1, g, rules)
+    if reading is None:
+        raise NotWinningHand(f"{SUITED[wait]} does not complete the hand")
+    _, fan, consumed, _ = reading
+    fan += rules.gen_fan * max(0, g - consumed) + sum(f for _, f in _hand_extras(melds, all_counts, rules))
+    return profile.multiplier(fan)
 
 
 def score_win(
@@ -244,35 +329,25 @@ def score_win(
     for k in range(27):
         all_counts[k] += counts[k]
     check_copies(all_counts)
-    shown = " ".join(map(str, concealed)) + f" + {win}"
+
+    def shown() -> str:
+        return " ".join(map(str, concealed)) + f" + {win}"
+
     suits = suits_held(all_counts)
     if void is not None:
         void_suit = parse_suit(void)
         if void_suit in suits:
-            raise NotWinningHand(f"{shown}: holds a tile of the void suit {'WTB'[void_suit]} (定缺)")
+            raise NotWinningHand(f"{shown()}: holds a tile of the void suit {'WTB'[void_suit]} (定缺)")
     if len(suits) == 3:
-        raise NotWinningHand(f"{shown}: holds all three suits; a winning hand lacks one (缺一门)")
+        raise NotWinningHand(f"{shown()}: holds all three suits; a winning hand lacks one (缺一门)")
 
     rules = prof.fan
-    flush = len(suits) == 1
     g = gen_count(all_counts, norm, rules.gen_counting)
-    best: tuple[int, int, int] | None = None
-    chosen: tuple[str, int, int, str, tuple | None] = ("", 0, 0, "", None)
-    for division in regular_divisions(counts, 4 - n):
-        name, fan = _regular_pattern(division, norm, flush, rules.yaojiu_jiangdui)
-        key = (fan + rules.gen_fan * g, fan, _ORDER[name])
-        if best is None or key > best:
-            best, chosen = key, (name, fan, 0, "regular", division)
-    if is_seven_pairs(counts, n):
-        name, fan, consumed = _seven_pairs_pattern(counts, flush, rules.long_qidui_fan)
-        key = (fan + rules.gen_fan * max(0, g - consumed), fan, _ORDER[name])
-        if best is None or key > best:
-            best, chosen = key, (name, fan, consumed, "seven_pairs", None)
-    if best is None:
-        raise NotWinningHand(f"{shown}" + (f" with {n} meld(s)" if n else "") + ": not a winning hand")
-    pattern, pattern_fan, consumed, shape, division = chosen
+    reading = _hand_reading(tuple(counts), norm, len(suits) == 1, g, rules)
+    if reading is None:
+        raise NotWinningHand(f"{shown()}" + (f" with {n} meld(s)" if n else "") + ": not a winning hand")
+    pattern, pattern_fan, consumed, shape = reading
     gen = rules.gen_fan * max(0, g - consumed)
-    sets = _sets(division, counts, norm)
 
     notes: list[str] = []
     bonus_fan = 1 if context.self_drawn and self_draw_bonus and rules.self_draw_bonus == "fan" else 0
@@ -313,12 +388,7 @@ def score_win(
             extras.append(("抢杠胡", rules.rob_kong_fan))
         if context.last_tile:
             extras.append(("海底捞月" if context.self_drawn else "海底炮", rules.haidi_fan))
-        if n == 4:  # four melds and a single tile paired by the winning tile
-            extras.append(("金钩钓", rules.jin_gou_diao_fan))
-        if rules.menqing_fan and not any(kind == "PENG" or offer for kind, _, offer in norm):
-            extras.append(("门清", rules.menqing_fan))
-        if rules.duanyao_fan and not any(all_counts[k] for k in range(27) if k % 9 in _TERMINAL):
-            extras.append(("断幺九", rules.duanyao_fan))
+        extras.extend(_hand_extras(norm, all_counts, rules))
         if bonus_fan:
             extras.append(("自摸", bonus_fan))
         total = pattern_fan + gen + sum(f for _, f in extras)
@@ -334,7 +404,9 @@ def score_win(
         gen_count=g,
         extras=tuple(extras),
         shape=shape,
-        sets=sets,
+        reading=reading[0],
+        tiles=tuple(counts),
+        melds=norm,
         self_drawn=context.self_drawn,
         capped=cap is not None and total > cap,
         notes=tuple(notes),

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mjstats.errors import RuleError
-from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win
+from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win, wait_value
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.tiles import (
+    check_copies,
     count_tiles,
     meld_counts,
     normalize_melds,
@@ -377,6 +378,7 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     held = meld_counts(norm)
     for k in range(27):
         held[k] += counts[k]
+    check_copies(held)
     void = None if p.void is None else parse_suit(p.void)
     suits = suits_held(held)
     pig = (void in suits) if void is not None else len(suits) == 3
@@ -395,7 +397,7 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     value = 0
     if found and not (dead and prof.end.dead_wait != "ready"):
         # 查大叫: each wait valued as a discard win without situational extras (§4.6), capped.
-        values = [score_win(tiles, norm, k, WinContext(), void=void, profile=prof).multiplier for k in found]
+        values = [wait_value(counts, held, norm, k, prof) for k in found]
         value = max(values) if prof.end.cha_jiao_value == "max" else min(values)
     if dead and prof.end.dead_wait == "not_ready":
         found = []

@@ -14,6 +14,7 @@ copy limit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from mjstats.errors import InvalidHand
 from mjstats.rules import hand as shapes
@@ -34,7 +35,10 @@ __all__ = [
     "is_seven_pairs",
     "is_winning_hand",
     "regular_divisions",
+    "regular_features",
     "shanten",
+    "suit_completions",
+    "suit_features",
     "suits_held",
     "void_ok",
     "waits",
@@ -44,10 +48,79 @@ __all__ = [
 WIN_SIZE = 14  # a winning hand: 14 tiles, kongs counting as 3
 HAND_SETS = 4  # 4 sets + 1 pair
 
+_TERMINAL = (0, 8)  # rank 1 and 9 (code % 9)
+_JIANG = (1, 4, 7)  # rank 2, 5 and 8
+Features = tuple[bool, bool, bool]  # (no sequence, every group holds a 1 or 9, every group is 2/5/8)
+NO_GROUPS: frozenset[Features] = frozenset({(True, True, True)})
+
+
+@lru_cache(maxsize=1 << 16)
+def suit_features(key: tuple[int, ...], pair: bool) -> frozenset[Features]:
+    """The feature triples of every split of one suit's counts (9 ranks) into pongs and
+    sequences, plus the pair when ``pair``; empty when no split exists.
+
+    The patterns only ask whether all groups are pongs, all hold a 1 or 9, all are of rank
+    2/5/8, so each suit is split on its own and a hand's readings are the combinations of its
+    suits'. Memoised: suits repeat far more than hands do.
+    """
+    i = 0
+    while i < 9 and key[i] == 0:
+        i += 1
+    if i == 9:
+        return frozenset() if pair else NO_GROUPS
+    out: set[Features] = set()
+    terminal = i in _TERMINAL
+    jiang = i in _JIANG
+
+    def add(rest: tuple[int, ...], rest_pair: bool, group: Features) -> None:
+        for f in suit_features(rest, rest_pair):
+            out.add((f[0] and group[0], f[1] and group[1], f[2] and group[2]))
+
+    if pair and key[i] >= 2:
+        add((*key[:i], key[i] - 2, *key[i + 1 :]), False, (True, terminal, jiang))
+    if key[i] >= 3:
+        add((*key[:i], key[i] - 3, *key[i + 1 :]), pair, (True, terminal, jiang))
+    if i <= 6 and key[i + 1] and key[i + 2]:
+        rest = (*key[:i], key[i] - 1, key[i + 1] - 1, key[i + 2] - 1, *key[i + 3 :])
+        add(rest, pair, (False, i in (0, 6), False))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def suit_completions(key: tuple[int, ...], pair: bool) -> tuple[int, ...]:
+    """Ranks (0-8) whose tile, added to one suit's counts, lets the suit split into sets (plus
+    the pair when ``pair``); only ranks within two of a tile already held can. Memoised."""
+    out = []
+    for r in range(9):
+        near = key[r] < 4 and any(key[max(0, r - 2) : r + 3])
+        if near and suit_features((*key[:r], key[r] + 1, *key[r + 1 :]), pair):
+            out.append(r)
+    return tuple(out)
+
+
+def regular_features(counts: Sequence[int]) -> set[Features] | None:
+    """The feature triples of every 4 sets + pair reading of the concealed counts (27 kinds),
+    None when there is none. Exactly one suit holds the pair (3k + 2 tiles), the others 3k."""
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    sizes = [sum(k) % 3 for k in keys]
+    if sorted(sizes) != [0, 0, 2]:
+        return None
+    combined: set[Features] = {(True, True, True)}
+    for key, size in zip(keys, sizes, strict=True):
+        feats = suit_features(key, size == 2)
+        if not feats:
+            return None
+        if feats is not NO_GROUPS:
+            combined = {(a[0] and b[0], a[1] and b[1], a[2] and b[2]) for a in combined for b in feats}
+    return combined
+
 
 def suits_held(counts: Sequence[int]) -> frozenset[int]:
     """The suits (0 W, 1 T, 2 B) with at least one tile in a 27-kind count vector."""
-    return frozenset(s for s in range(3) if any(counts[9 * s : 9 * s + 9]))
+    return _SUIT_SETS[any(counts[0:9]) + 2 * any(counts[9:18]) + 4 * any(counts[18:27])]
+
+
+_SUIT_SETS = tuple(frozenset(s for s in range(3) if mask >> s & 1) for mask in range(8))
 
 
 def void_ok(counts: Sequence[int], void: int | None) -> bool:
@@ -69,9 +142,7 @@ def is_seven_pairs(counts: Sequence[int], n_melds: int) -> bool:
 
 
 def _complete(counts: Sequence[int], n_melds: int) -> bool:
-    if is_seven_pairs(counts, n_melds):
-        return True
-    return shapes.is_complete([*counts, 0, 0, 0, 0, 0, 0, 0], HAND_SETS - n_melds)
+    return is_seven_pairs(counts, n_melds) or regular_features(counts) is not None
 
 
 def _prepared(
@@ -132,18 +203,22 @@ def waits_from_counts(
         return frozenset()  # a void-suit tile must go before any win
     if len(suits) == 3:
         return frozenset()
-    found = set(shapes.regular_waits([*counts, 0, 0, 0, 0, 0, 0, 0], HAND_SETS - len(norm)))
+    # A regular wait lies in the one suit that gains the tile; the other suits must split as
+    # they are (each suit's splits and completions are memoised).
+    keys = [tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27])]
+    sizes = [sum(k) for k in keys]
+    out: set[int] = set()
+    for s in range(3):
+        if s == void_suit or (void_suit is None and s not in suits and len(suits) == 2):
+            continue
+        grown = [(sizes[j] + (j == s)) % 3 for j in range(3)]
+        if sorted(grown) != [0, 0, 2]:
+            continue
+        if all(suit_features(keys[j], grown[j] == 2) for j in range(3) if j != s):
+            out.update(9 * s + r for r in suit_completions(keys[s], grown[s] == 2))
     if not norm and sum(c // 2 for c in counts) == 6:
-        found.update(k for k in range(27) if counts[k] % 2)  # 七对: the single tile pairs up
-    out = []
-    for k in found:
-        suit = k // 9
-        if held[k] >= 4 or suit == void_suit:
-            continue
-        if void_suit is None and len(suits | {suit}) == 3:
-            continue
-        out.append(SUITED[k])
-    return frozenset(out)
+        out.update(k for k in range(27) if counts[k] % 2)  # 七对: the single tile pairs up
+    return frozenset(SUITED[k] for k in out if held[k] < 4)
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

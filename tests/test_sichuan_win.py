@@ -188,3 +188,53 @@ def test_waits_agree_with_trying_every_tile(codes):
     assert (shanten(hand, void="B") == 0) == bool(expected) or any(
         is_winning_hand([*hand, SUITED[k]], void="B") for k in range(27) if counts[k] == 4
     )
+
+
+def check_shanten_steps(hand: list, melds: list, void: int | None) -> None:
+    """Exact shanten: 0 exactly when the hand waits, no exchange (discard one, draw one) lowers
+    it by more than one, and some exchange lowers it by one until the hand waits."""
+    held = [0] * 27
+    for t in hand:
+        held[t] += 1
+    for kind, t, _ in melds:
+        held[t] += 4 if kind == "GANG" else 3
+    value = shanten(hand, melds, void=void)
+    assert (value == 0) == bool(waits(hand, melds, void=void)) or (value == 0 and 4 in held)
+    best = 99
+    for i in {hand.index(t) for t in hand}:
+        rest = hand[:i] + hand[i + 1 :]
+        for k in range(27):
+            if k == hand[i] or held[k] >= 4:
+                continue
+            after = shanten([*rest, SUITED[k]], melds, void=void)
+            assert after >= value - 1
+            best = min(best, after)
+    if value > 0:
+        assert best == value - 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 26), min_size=13, max_size=13), st.sampled_from([None, 0, 1, 2]))
+def test_shanten_of_random_hands_moves_one_exchange_at_a_time(codes, void):
+    counts = [0] * 27
+    for c in codes:
+        counts[c] += 1
+    assume(max(counts) <= 4)
+    check_shanten_steps([SUITED[c] for c in codes], [], void)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(winning_hands(), st.data())
+def test_shanten_of_near_complete_hands_moves_one_exchange_at_a_time(case, data):
+    tiles, melds, void = case
+    hand = list(tiles)
+    hand.remove(data.draw(st.sampled_from(hand)))
+    for _ in range(data.draw(st.integers(0, 2))):  # spoil up to two tiles, maybe with void ones
+        hand[data.draw(st.integers(0, len(hand) - 1))] = SUITED[data.draw(st.integers(0, 26))]
+    held = [0] * 27
+    for t in hand:
+        held[t] += 1
+    for kind, t, _ in melds:
+        held[t] += 4 if kind == "GANG" else 3
+    assume(max(held) <= 4)
+    check_shanten_steps(hand, melds, data.draw(st.sampled_from([None, void])))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mjstats.errors import NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
@@ -143,7 +144,7 @@ class WinScore:
 def gen_count(all_counts: Sequence[int], melds: Sequence[Meld], counting: str = "all") -> int:
     """根 G: kinds held four times in hand, winning tile and melds (a kong, a concealed quad, a
     pong plus its fourth tile in hand). ``counting="unmelded_only"`` leaves kongs out."""
-    g = sum(1 for c in all_counts if c == 4)
+    g = list(all_counts).count(4)
     if counting == "unmelded_only":
         g -= sum(1 for kind, _, _ in melds if kind == "GANG")
     return g
@@ -176,12 +177,18 @@ def _best_regular(
         return None
     meld_yaojiu = yaojiu_on and all(t % 9 in _TERMINAL for _, t, _ in melds)
     meld_jiang = yaojiu_on and all(t % 9 in _JIANG for _, t, _ in melds)
+    return _best_of(combined, meld_yaojiu, meld_jiang, flush)
+
+
+@lru_cache(maxsize=1 << 12)
+def _best_of(combined: frozenset, yaojiu_ok: bool, jiang_ok: bool, flush: bool) -> tuple[str, int]:
+    """The best pattern over readings with these features (memoised: few feature sets exist)."""
     best: tuple[int, int, str] | None = None
     for pungs, yaojiu, jiang in combined:
-        name, fan = _pattern_of(pungs, yaojiu and meld_yaojiu, jiang and meld_jiang, flush)
+        name, fan = _pattern_of(pungs, yaojiu and yaojiu_ok, jiang and jiang_ok, flush)
         if best is None or (fan, _ORDER[name]) > best[:2]:
             best = (fan, _ORDER[name], name)
-    assert best is not None
+    assert best is not None  # a reading exists: regular_features was not None
     return best[2], best[0]
 
 
@@ -281,7 +288,8 @@ def wait_value(
     all_counts = list(held)
     all_counts[wait] += 1
     g = gen_count(all_counts, melds, rules.gen_counting)
-    reading = _hand_reading(tuple(grown), melds, len(suits_held(all_counts)) == 1, g, rules)
+    # the wait lies in a suit the hand holds: the suits do not change
+    reading = _hand_reading(tuple(grown), melds, len(suits_held(held)) == 1, g, rules)
     if reading is None:
         raise NotWinningHand(f"{SUITED[wait]} does not complete the hand")
     _, fan, consumed, _ = reading
@@ -310,7 +318,7 @@ def score_win(
     """
     prof = load_profile(profile)
     context.check()
-    norm = normalize_melds(melds)
+    norm = normalize_melds(melds) if melds else ()
     concealed = suited_tiles(hand)
     win = suited_tile(win_tile, "winning tile")
     n = len(norm)
@@ -325,9 +333,7 @@ def score_win(
         raise RuleError(f"profile {prof.name}: robbing a kong is not allowed (play.rob_kong = false)")
     counts = count_tiles(concealed)
     counts[win] += 1
-    all_counts = meld_counts(norm)
-    for k in range(27):
-        all_counts[k] += counts[k]
+    all_counts = [a + b for a, b in zip(meld_counts(norm), counts, strict=True)] if n else counts
     check_copies(all_counts)
 
     def shown() -> str:

@@ -50,6 +50,7 @@ DATASET_REASONS: dict[str, str] = {
     "refund": "kong",
     "settlement": "settlement",
 }
+_ORDERS = tuple(tuple((s + i) % 4 for i in range(4)) for s in range(4))
 _KONG_DETAIL = {"direct": "KONG_DIRECT", "added": "KONG_ADDED", "concealed": "KONG_CONCEALED"}
 
 
@@ -211,10 +212,9 @@ class _Table:
     ended: str = "open"
     first_win_next: int | None = None
 
-    def order(self, start: int | None = None) -> list[int]:
+    def order(self, start: int | None = None) -> tuple[int, ...]:
         """Seats in turn order from ``start`` (default the dealer)."""
-        s = self.dealer if start is None else start
-        return [(s + i) % 4 for i in range(4)]
+        return _ORDERS[self.dealer if start is None else start]
 
     def pay(self, payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> None:
         if amount > 0:
@@ -372,12 +372,9 @@ def _win(t: _Table, ev: Win, i: int) -> None:
 def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatus:
     """Classify one active player at the exhaustive draw: 花猪, ready (waits, M) or not."""
     prof = t.prof
-    norm = normalize_melds(p.melds)
-    tiles = suited_tiles(p.hand)
-    counts = count_tiles(tiles)
-    held = meld_counts(norm)
-    for k in range(27):
-        held[k] += counts[k]
+    norm = normalize_melds(p.melds) if p.melds else ()
+    counts = count_tiles(suited_tiles(p.hand))
+    held = [a + b for a, b in zip(meld_counts(norm), counts, strict=True)] if norm else counts
     check_copies(held)
     void = None if p.void is None else parse_suit(p.void)
     suits = suits_held(held)

@@ -52,6 +52,9 @@ def suited_tile(value: object, what: str = "tile") -> Tile:
 
 def suited_tiles(values: Iterable[object], what: str = "hand") -> tuple[Tile, ...]:
     """Several suited tiles (see :func:`suited_tile`)."""
+    values = tuple(values)
+    if all(type(v) is Tile for v in values) and (not values or max(values) < 27):
+        return values  # type: ignore[return-value]  # the common case: Tiles already
     return tuple(suited_tile(v, what) for v in values)
 
 
@@ -107,6 +110,8 @@ def count_tiles(tiles: Iterable[Tile]) -> list[int]:
 
 def check_copies(counts: Sequence[int]) -> None:
     """InvalidHand when any kind appears more than four times (a 5th copy)."""
+    if max(counts) <= 4:
+        return
     for k, n in enumerate(counts):
         if n > 4:
             raise InvalidHand(f"{n} copies of {SUITED[k]}: there are only 4")

@@ -98,21 +98,25 @@ def suit_completions(key: tuple[int, ...], pair: bool) -> tuple[int, ...]:
     return tuple(out)
 
 
-def regular_features(counts: Sequence[int]) -> set[Features] | None:
+@lru_cache(maxsize=1 << 12)
+def _combine(a: frozenset[Features], b: frozenset[Features]) -> frozenset[Features]:
+    """The features of two parts read together (every choice of a reading of each)."""
+    return frozenset((x[0] and y[0], x[1] and y[1], x[2] and y[2]) for x in a for y in b)
+
+
+def regular_features(counts: Sequence[int]) -> frozenset[Features] | None:
     """The feature triples of every 4 sets + pair reading of the concealed counts (27 kinds),
     None when there is none. Exactly one suit holds the pair (3k + 2 tiles), the others 3k."""
-    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
-    sizes = [sum(k) % 3 for k in keys]
-    if sorted(sizes) != [0, 0, 2]:
+    w, t, b = tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27])
+    sw, st, sb = sum(w) % 3, sum(t) % 3, sum(b) % 3
+    if sw + st + sb != 2 or 1 in (sw, st, sb):
         return None
-    combined: set[Features] = {(True, True, True)}
-    for key, size in zip(keys, sizes, strict=True):
-        feats = suit_features(key, size == 2)
-        if not feats:
-            return None
-        if feats is not NO_GROUPS:
-            combined = {(a[0] and b[0], a[1] and b[1], a[2] and b[2]) for a in combined for b in feats}
-    return combined
+    fw = suit_features(w, sw == 2)
+    ft = suit_features(t, st == 2)
+    fb = suit_features(b, sb == 2)
+    if not (fw and ft and fb):
+        return None
+    return _combine(_combine(fw, ft), fb)
 
 
 def suits_held(counts: Sequence[int]) -> frozenset[int]:
@@ -216,8 +220,10 @@ def waits_from_counts(
             continue
         if all(suit_features(keys[j], grown[j] == 2) for j in range(3) if j != s):
             out.update(9 * s + r for r in suit_completions(keys[s], grown[s] == 2))
-    if not norm and sum(c // 2 for c in counts) == 6:
-        out.update(k for k in range(27) if counts[k] % 2)  # 七对: the single tile pairs up
+    # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
+    # a single, a quad being two pairs): the single pairs up.
+    if not norm and list(counts).count(1) + list(counts).count(3) == 1:
+        out.update(k for k in range(27) if counts[k] % 2)
     return frozenset(SUITED[k] for k in out if held[k] < 4)
 
 

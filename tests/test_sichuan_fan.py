@@ -54,6 +54,13 @@ def test_heavenly_and_earthly_are_the_cap_in_the_seed():
     # platform: a fan-5 pattern, no 根, the self-draw bonus still applies, cap x64
     p = score(hand, "W5", context=WinContext(self_drawn=True, heavenly=True), profile="platform")
     assert (p.pattern, p.fan, p.gen, p.multiplier) == ("天胡", 6, 0, 64)
+    # 按满格: nothing is added to the cap, not even a per-payer self-draw base
+    base = parse_profile('[fan]\nself_draw_bonus = "base"\n')
+    b = score(hand, "W5", context=WinContext(self_drawn=True, heavenly=True), profile=base)
+    assert (b.fan, b.multiplier, b.value) == (5, 32, 32)
+    off = parse_profile('[fan]\ntian_di_hu = "off"\n')
+    o = score(hand, "W5", context=WinContext(self_drawn=True, heavenly=True), profile=off)
+    assert (o.pattern, o.fan) == ("清龙七对", 5 + 2) and "天胡" in o.notes[0]
 
 
 def test_earthly_on_a_discard_counts_only_in_the_platform():

@@ -379,7 +379,7 @@ def score_win(
         pattern, gen = special, 0
         if rules.tian_di_hu == "cap":
             pattern_fan = rules.cap_fan
-            bonus_fan = 0
+            bonus_fan = bonus_base = 0
         else:
             pattern_fan = 5
             if bonus_fan:

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from mjstats.errors import RuleError
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from mjstats.errors import InvalidHand, RuleError
 from mjstats.rulesets.sichuan import (
     HandEnd,
     Kong,
@@ -193,4 +197,99 @@ def test_dataset_reasons():
     assert ("transfer", "CALL_TRANSFER_EXTRA", "kong") in seen
     assert ("settlement", "FLOWER_PIG", "penalty") in seen
     assert {p.dataset_reason for p in r.payments} <= {"win", "kong", "settlement", "penalty"}
+    assert sum(r.totals) == 0
+
+
+# --- invariants on generated hands ------------------------------------------------------------
+
+
+def _complete(rng, suits: list[int]) -> list[int]:
+    while True:
+        tiles: list[int] = []
+        for _ in range(4):
+            s = rng.choice(suits)
+            if rng.random() < 0.6:
+                low = 9 * s + rng.randrange(7)
+                tiles += [low, low + 1, low + 2]
+            else:
+                tiles += [9 * s + rng.randrange(9)] * 3
+        tiles += [9 * rng.choice(suits) + rng.randrange(9)] * 2
+        if max(tiles.count(t) for t in tiles) <= 4:
+            return tiles
+
+
+def _generated_hand(rng) -> list:
+    """Kongs, one to three wins (self-draws, discards, 杠上炮 one- or two-winner), then the end."""
+    from mjstats.tiles import SUITED
+
+    voids = [rng.randrange(3) for _ in range(4)]
+    active = [0, 1, 2, 3]
+    events: list = []
+
+    def winner(seat: int) -> tuple[Winner, int]:
+        tiles = _complete(rng, [s for s in range(3) if s != voids[seat]])
+        win = tiles.pop(rng.randrange(14))
+        return Winner(seat, tuple(SUITED[t] for t in tiles), void=voids[seat]), win
+
+    for _ in range(rng.randrange(1, 4)):
+        seat = rng.choice(active)
+        events += [
+            Turn(seat),
+            Kong(seat, rng.choice(["concealed", "added"]), SUITED[9 * ((voids[seat] + 1) % 3)]),
+        ]
+        others = [s for s in active if s != seat]
+        if rng.random() < 0.5 or len(active) == 2:
+            w, tile = winner(seat)
+            events.append(Win(SUITED[tile], (w,), kong_win=True))
+            active.remove(seat)
+        else:
+            first, tile = winner(rng.choice(others))
+            winners = [first]
+            for s in others:  # a second player who also wins on that tile, if one turns up
+                suits = [x for x in range(3) if x != voids[s]]
+                if s == first.seat or tile // 9 not in suits:
+                    continue
+                for _ in range(50):
+                    tiles = _complete(rng, suits)
+                    if tile in tiles:
+                        tiles.remove(tile)
+                        winners.append(Winner(s, tuple(SUITED[t] for t in tiles), void=voids[s]))
+                        break
+                break
+            events.append(Win(SUITED[tile], tuple(winners), discarder=seat, kong_discard=True))
+            for w in winners:
+                active.remove(w.seat)
+        if len(active) <= 1:
+            return events
+    players = []
+    for seat in active:
+        tiles = _complete(rng, [s for s in range(3) if s != voids[seat]])
+        del tiles[rng.randrange(14)]
+        if rng.random() < 0.5:
+            tiles[rng.randrange(13)] = rng.randrange(27)
+        players.append(PlayerHand(seat, tuple(SUITED[t] for t in tiles), void=voids[seat]))
+    return [*events, HandEnd(tuple(players))]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["seed", "platform"]))
+def test_every_event_sums_to_zero_and_winners_only_get_refunds(seed, name):
+    events = _generated_hand(random.Random(seed))
+    try:
+        r = settle_hand(events, profile=name)
+    except InvalidHand:  # the generator may deal a fifth copy across hand and kong
+        assume(False)
+    for event in {p.event for p in r.payments}:
+        assert sum(per_seat(r, event)) == 0
+    out_since: dict[int, int] = {}
+    for i, ev in enumerate(events):
+        if isinstance(ev, Win):
+            for w in ev.winners:
+                out_since[w.seat] = i
+    for p in r.payments:
+        assert p.amount > 0
+        if p.payer in out_since:
+            assert p.event <= out_since[p.payer]
+        if p.payee in out_since and p.event > out_since[p.payee]:
+            assert p.detail == "TAX_REFUND"
     assert sum(r.totals) == 0

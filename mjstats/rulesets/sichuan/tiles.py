@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from mjstats.errors import InvalidHand, TileError
-from mjstats.tiles import SUITED, Tile, parse_tile
+from mjstats.tiles import SUITED, Tile, parse_tile, parse_tiles
 
 __all__ = [
     "SUIT_NAMES",
@@ -51,7 +51,12 @@ def suited_tile(value: object, what: str = "tile") -> Tile:
 
 
 def suited_tiles(values: Iterable[object], what: str = "hand") -> tuple[Tile, ...]:
-    """Several suited tiles (see :func:`suited_tile`)."""
+    """Several suited tiles (see :func:`suited_tile`); a string is read with parse_tiles."""
+    if isinstance(values, str):
+        try:
+            values = parse_tiles(values)
+        except TileError as exc:
+            raise InvalidHand(f"{what}: {exc}") from None
     values = tuple(values)
     if all(type(v) is Tile for v in values) and (not values or max(values) < 27):
         return values  # type: ignore[return-value]  # the common case: Tiles already

@@ -4,10 +4,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
+from mjstats.rules.hand import divisions
 from mjstats.rulesets.sichuan import WinContext, parse_profile, score_win
 from mjstats.tiles import parse_tiles
+from tests.test_sichuan_win import SETTINGS, winning_hands
 
 PLAIN = WinContext()
 
@@ -194,3 +198,61 @@ def test_impossible_input_is_refused():
         score("W1 W2 W3 W4 W5 W6 B2 B3 B4 B5 B7 B8 B8", "B6", context=WinContext(kong_win=True))
     with pytest.raises(RuleError, match="before any pong"):
         score("W5 W6 W7 T1 T2 T3 T4 T4 T8 T8", "T8", [("PENG", "W5", 1)], WinContext(True, heavenly=True))
+
+
+# --- the engine against a plain reading of §3.3-3.6 on generated hands ---------------------------
+
+
+def plain_best(tiles, melds) -> tuple[int, str]:
+    """Reference §3.6 written out directly: every division of the concealed tiles (with the
+    melds) and the seven-pairs reading; pattern fan + 根; the highest total (seed values)."""
+    counts = [0] * 34
+    for t in tiles:
+        counts[t] += 1
+    every = list(counts[:27])
+    for kind, t, _ in melds:
+        every[t] += 4 if kind == "GANG" else 3
+    g = every.count(4)
+    flush = len({k // 9 for k in range(27) if every[k]}) == 1
+    options = []
+    for d in divisions(counts, 4 - len(melds)):
+        groups = [(k, t) for k, t in d] + [("pung", t) for _, t, _ in melds]
+        pungs = all(k != "chow" for k, _ in groups)
+        yaojiu = all(t % 9 in (0, 6) if k == "chow" else t % 9 in (0, 8) for k, t in groups)
+        jiang = pungs and all(t % 9 in (1, 4, 7) for _, t in groups)
+        fan = max(
+            f
+            for ok, f in [
+                (True, 0),
+                (pungs, 1),
+                (flush, 2),
+                (yaojiu, 2),
+                (flush and pungs, 3),
+                (jiang, 3),
+                (flush and yaojiu, 4),
+            ]
+            if ok
+        )
+        options.append((fan + g, "regular"))
+    if not melds and all(c % 2 == 0 for c in counts):
+        quad = 4 in counts
+        fan, consumed = {
+            (False, False): (2, 0),
+            (True, False): (4, 1),
+            (False, True): (4, 0),
+            (True, True): (5, 1),
+        }[(quad, flush)]
+        options.append((fan + g - consumed, "seven_pairs"))
+    return max(options)
+
+
+@SETTINGS
+@given(winning_hands(), st.data())
+def test_best_reading_matches_a_plain_reading_of_the_reference(case, data):
+    tiles, melds, void = case
+    win = data.draw(st.sampled_from(tiles))
+    hand = list(tiles)
+    hand.remove(win)
+    s = score_win(hand, melds, win, void=void)
+    expected_fan, _ = plain_best(tiles, [(k, int(t), o) for k, t, o in melds])
+    assert s.pattern_fan + s.gen + sum(f for _, f in s.extras) == s.fan == expected_fan

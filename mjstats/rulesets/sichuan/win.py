@@ -146,7 +146,12 @@ def is_seven_pairs(counts: Sequence[int], n_melds: int) -> bool:
 
 
 def _complete(counts: Sequence[int], n_melds: int) -> bool:
-    return is_seven_pairs(counts, n_melds) or regular_features(counts) is not None
+    # The shared regular-shape check of mjstats.rules.hand; the fan's per-suit readings
+    # (regular_features) are a second, independent route to the same answer, and the tests
+    # hold the two (and waits) against each other.
+    if is_seven_pairs(counts, n_melds):
+        return True
+    return shapes.is_complete([*counts, 0, 0, 0, 0, 0, 0, 0], HAND_SETS - n_melds)
 
 
 def _prepared(

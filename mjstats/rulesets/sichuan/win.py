@@ -142,7 +142,10 @@ def regular_divisions(counts: Sequence[int], sets: int) -> tuple[shapes.Division
 
 def is_seven_pairs(counts: Sequence[int], n_melds: int) -> bool:
     """七对: no meld at all and 14 concealed tiles in pairs (a kind held four times is two pairs)."""
-    return n_melds == 0 and sum(counts) == WIN_SIZE and all(c % 2 == 0 for c in counts)
+    if n_melds or sum(counts) != WIN_SIZE:
+        return False
+    counts = list(counts)
+    return counts.count(1) == counts.count(3) == 0  # every count is 0, 2 or 4
 
 
 def _complete(counts: Sequence[int], n_melds: int) -> bool:
@@ -159,11 +162,9 @@ def _prepared(
 ) -> tuple[list[int], tuple[Meld, ...], list[int], int | None]:
     """(concealed counts, melds, concealed + meld counts, void) checked: suited tiles only, no
     fifth copy, a known suit."""
-    norm = normalize_melds(melds)
+    norm = normalize_melds(melds) if melds else ()
     counts = count_tiles(suited_tiles(tiles))
-    held = meld_counts(norm)
-    for k in range(27):
-        held[k] += counts[k]
+    held = [a + b for a, b in zip(meld_counts(norm), counts, strict=True)] if norm else counts
     check_copies(held)
     return counts, norm, held, None if void is None else parse_suit(void)
 

@@ -109,6 +109,8 @@ PLAIN = "W1 W2 W3 W4 W5 W6 B2 B3 B4 B5 B7 B8 B8"  # 平胡 on B6
         ([PLAIN, "--win", "B6", "--kong-discard", "--self-drawn"], "杠上炮"),
         ([PLAIN, "--win", "B6", "--profile", "nosuch"], "unknown Sichuan"),
         ([PLAIN, "--win", "B6", "--gold", "B1"], "--gold"),
+        ([PLAIN, "--win", "B6", "--seat-wind", "2"], "--seat-wind"),
+        ([PLAIN, "--win", "B6", "--flowers", "2"], "no flower"),
         (["W1 W2 W3 W4 W5 W6 B2 B3 B8", "--win", "B8", "--melds", "CHI B6 1"], "chow"),
     ],
 )

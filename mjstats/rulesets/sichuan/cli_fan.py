@@ -29,6 +29,10 @@ _FOREIGN = {
     "jumped": False,
     "discarder": None,
     "streak": 0,
+    "seat": 0,
+    "dealer": 0,
+    "seat_wind": 0,
+    "round_wind": 0,
 }
 
 

@@ -11,12 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from typing import TYPE_CHECKING
 
 from mjstats.errors import InvalidHand
-from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win
 from mjstats.rulesets.sichuan.profiles import BUILTIN_PROFILES
 from mjstats.rulesets.sichuan.tiles import Meld, normalize_melds, parse_suit
 from mjstats.tiles import parse_tile, parse_tiles
+
+if TYPE_CHECKING:
+    from mjstats.rulesets.sichuan.fan import WinScore
 
 __all__ = ["add_sichuan_options", "format_score", "parse_melds", "run", "score_from_args"]
 
@@ -68,6 +71,8 @@ def parse_melds(text: str | None) -> tuple[Meld, ...]:
 
 def score_from_args(args: argparse.Namespace) -> WinScore:
     """Score the win that the parsed ``mjstats fan --rules sichuan`` arguments describe."""
+    from mjstats.rulesets.sichuan.fan import WinContext, score_win  # the engine, only when used
+
     for name, unset in _FOREIGN.items():
         if getattr(args, name, unset) != unset:
             raise InvalidHand(f"--{name.replace('_', '-')} has no meaning under --rules sichuan")

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from mjstats.cli import fuzhou_fan
 from mjstats.errors import InvalidHand
+from mjstats.rulesets.sichuan import cli_fan as sichuan_fan
 from mjstats.tiles import parse_tile, parse_tiles
 
 # Rule sets this command can score; each entry reads the parsed arguments and prints.
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--human", action="store_true", help="claim 人和 (platform_extras profiles)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     fuzhou_fan.add_fuzhou_options(p)
+    sichuan_fan.add_sichuan_options(p)
     p.set_defaults(func=run)
 
 
@@ -137,5 +139,6 @@ def _display_width(text: str) -> int:
 
 RULES["guobiao"] = _guobiao
 RULES["fuzhou"] = fuzhou_fan.run
+RULES["sichuan"] = sichuan_fan.run
 
 __all__ = ["RULES", "parse_melds", "register", "run"]

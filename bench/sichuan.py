@@ -1,0 +1,176 @@
+"""Benchmark: Sichuan hand settlements per second (``settle_hand`` on seeded random hands: kongs,
+one or two wins, 杠上炮 with 呼叫转移, and an exhaustive draw with 查花猪 / 查大叫 / 退税 for the
+players left), and ``is_winning_hand`` calls per second on random two-suit 14-tile hands. Each
+is printed beside a reference measured in the same run: Fuzhou ``settle_win`` on complete hands
+and the bare shared shape check (mjstats.rules.hand.is_complete) on the same 14-tile hands.
+Target: >= 20,000 hand settlements/s.
+
+Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from mjstats.rules import hand as shapes
+from mjstats.rules.fuzhou.settle import settle_win
+from mjstats.rulesets.sichuan import (
+    HandEnd,
+    Kong,
+    PlayerHand,
+    Turn,
+    Win,
+    Winner,
+    is_winning_hand,
+    settle_hand,
+)
+from mjstats.tiles import SUITED, Tile
+
+TARGET = 20_000
+
+
+def complete_hand(rng: random.Random, suits: list[int], sets: int = 4) -> list[int] | None:
+    """Tile codes forming ``sets`` sets + pair in ``suits``, or None when a kind would exceed 4."""
+    tiles: list[int] = []
+    for _ in range(sets):
+        s = rng.choice(suits)
+        if rng.random() < 0.6:
+            low = 9 * s + rng.randrange(7)
+            tiles += [low, low + 1, low + 2]
+        else:
+            tiles += [9 * s + rng.randrange(9)] * 3
+    tiles += [9 * rng.choice(suits) + rng.randrange(9)] * 2
+    return tiles if max(tiles.count(t) for t in set(tiles)) <= 4 else None
+
+
+def random_hand_events(rng: random.Random) -> list:
+    """One hand's settlement events: 0-2 kongs, 1-2 wins (a self-draw, a discard, sometimes a
+    杠上炮 after a concealed kong), then the wall runs out for the players left."""
+    events: list = []
+    winners: list[int] = []
+    seats = [0, 1, 2, 3]
+    rng.shuffle(seats)
+    voids = [rng.randrange(3) for _ in range(4)]
+    for _ in range(rng.randrange(3)):
+        seat = rng.choice(seats[2:])
+        events.append(Turn(seat))
+        events.append(Kong(seat, rng.choice(["concealed", "added"]), SUITED[9 * ((voids[seat] + 1) % 3)]))
+    for n in range(rng.randrange(1, 3)):
+        seat = seats[n]
+        suits = [s for s in range(3) if s != voids[seat]]
+        tiles = None
+        while tiles is None:
+            tiles = complete_hand(rng, suits)
+        win = tiles.pop(rng.randrange(14))
+        winner = Winner(seat, tuple(SUITED[t] for t in tiles), void=voids[seat])
+        if rng.random() < 0.5:
+            events.append(Win(SUITED[win], (winner,)))
+        else:
+            discarder = seats[3]
+            kong = rng.random() < 0.3
+            if kong:
+                events.append(Turn(discarder))
+                events.append(Kong(discarder, "concealed", SUITED[9 * ((voids[discarder] + 2) % 3) + 8]))
+            events.append(Win(SUITED[win], (winner,), discarder=discarder, kong_discard=kong))
+        winners.append(seat)
+    players = []
+    for seat in range(4):
+        if seat in winners:
+            continue
+        suits = [s for s in range(3) if s != voids[seat]]
+        tiles = None
+        while tiles is None:
+            tiles = complete_hand(rng, suits)
+        del tiles[rng.randrange(14)]
+        if rng.random() < 0.5:  # break the hand: not ready, sometimes a 花猪
+            tiles[rng.randrange(13)] = rng.randrange(27)
+        players.append(PlayerHand(seat, tuple(SUITED[t] for t in tiles), void=voids[seat]))
+    events.append(HandEnd(tuple(players)))
+    return events
+
+
+def rate(fn, cases) -> tuple[float, int]:
+    start = time.perf_counter()
+    hits = 0
+    for case in cases:
+        hits += bool(fn(case))
+    return len(cases) / (time.perf_counter() - start), hits
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    hands = []
+    while len(hands) < args.hands:
+        events = random_hand_events(rng)
+        try:
+            settle_hand(events)  # drop the rare draw that breaks a rule (e.g. a 5th copy)
+        except Exception:
+            continue
+        hands.append(events)
+    ours, _ = rate(settle_hand, hands)
+    payments = sum(len(settle_hand(h).payments) for h in hands[:1000])
+    complete = []
+    while len(complete) < args.hands:
+        tiles = complete_hand(rng, [0, 1, 2])
+        if tiles is not None:
+            complete.append([Tile(t) for t in tiles])
+
+    fuzhou_hands = []
+    while len(fuzhou_hands) < args.hands:
+        tiles = complete_hand(rng, [0, 1, 2], sets=5)  # 17 tiles; the gold kind is one not held
+        if tiles is not None:
+            gold = next(SUITED[k] for k in range(27) if k not in tiles)
+            fuzhou_hands.append(([SUITED[t] for t in tiles], gold))
+
+    def fuzhou(case):
+        tiles, gold = case
+        return settle_win(tiles[:-1], (), gold, tiles[-1], True, (), 1, 0)
+
+    ref, _ = rate(fuzhou, fuzhou_hands)
+    # Like for like with Fuzhou settle_win: a hand settled from one self-draw win.
+    single = []
+    for tiles in complete[: args.hands]:
+        if len({t // 9 for t in tiles}) <= 2:
+            winner = Winner(1, tuple(SUITED[t] for t in tiles[:-1]))
+            single.append([Win(SUITED[tiles[-1]], (winner,))])
+    one_win, _ = rate(settle_hand, single)
+    print(f"settle_hand, seeded random hands (seed {args.seed}): {ours:,.0f} hands/s over {len(hands):,}")
+    print(f"  ({payments / 1000:.1f} payments per hand)")
+    print(f"  reference, Fuzhou settle_win on complete hands in the same run: {ref:,.0f} wins/s")
+    print(f"  ratio (Sichuan hands / Fuzhou wins): {ours / ref:.2f}   target {TARGET:,}/s: "
+          f"{'met' if ours >= TARGET else 'NOT met'}")
+    met = "met" if one_win >= TARGET else "NOT met"
+    print(f"settle_hand of a single self-draw win: {one_win:,.0f} hands/s "
+          f"(ratio to Fuzhou settle_win {one_win / ref:.2f}; target {met})")
+
+    two_suit = []
+    for _ in range(args.hands * 5):
+        suits = rng.sample(range(3), 2)
+        pool = [9 * s + r for s in suits for r in range(9) for _ in range(4)]
+        two_suit.append([SUITED[t] for t in rng.sample(pool, 14)])
+    two_suit += complete[: args.hands]
+    prepared = []
+    for tiles in two_suit:
+        counts = [0] * 34
+        for t in tiles:
+            counts[t] += 1
+        prepared.append(counts)
+    # Warm both sides' memoised per-suit tables once, so both runs measure steady state.
+    rate(is_winning_hand, two_suit[:5000])
+    rate(lambda c: shapes.is_complete(c, 4), prepared[:5000])
+    wins_rate, wins = rate(is_winning_hand, two_suit)
+    bare_rate, _ = rate(lambda c: shapes.is_complete(c, 4), prepared)
+    print(f"is_winning_hand, two-suit and complete 14-tile hands: {wins_rate:,.0f} calls/s ({wins} wins)")
+    print(f"  bare hand.is_complete (regular shape only) on the same hands: {bare_rate:,.0f} calls/s")
+    print(f"  ratio (Sichuan / bare): {wins_rate / bare_rate:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -39,9 +39,9 @@ from mjstats.tiles import ALL_KINDS, Tile
 __all__ = [
     "FORMAT_VERSION",
     "RULESETS",
-    "needs_version",
     "hand_from_json",
     "hand_to_json",
+    "needs_version",
     "parse_record",
     "read_canonical",
     "split_records",

@@ -19,6 +19,7 @@ __all__ = ["FORMATS", "format_module", "open_binary", "open_text_writer", "reade
 FORMATS: dict[str, tuple[str, str]] = {
     "botzone": ("mjstats.formats.botzone", "read_botzone"),
     "canonical": ("mjstats.formats.canonical", "read_canonical"),
+    "pmn": ("mjstats.formats.pmn", "read_pmn"),
 }
 
 
@@ -31,7 +32,7 @@ def format_module(name: str) -> str:
 
 
 def reader_for(name: str) -> Callable[[Path], Iterator[Hand | Reject]]:
-    """The reader function of a format name (``botzone``, ``canonical``)."""
+    """The reader function of a format name (``botzone``, ``canonical``, ``pmn``)."""
     return getattr(importlib.import_module(format_module(name)), FORMATS[name][1])
 
 

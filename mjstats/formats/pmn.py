@@ -158,6 +158,8 @@ def parse_record(record: bytes, start: int, source: str) -> Hand | Reject:
         tags = _tags(text, start)
         return _board(tags, source, start, raw)
     except _Bad as bad:
+        if not tags:  # the tags could not all be read: name the match from those that can
+            tags = {m.group(1): (m.group(2), 0) for m in _TAG.finditer(raw)}
         return Reject(source=source, line=bad.line, error=str(bad), match_id=_safe_match_id(tags), raw=raw)
 
 
@@ -232,10 +234,10 @@ def _need(tags: dict[str, tuple[str, int]], name: str, start: int) -> tuple[str,
     return tags[name]
 
 
-def _tile(suit: str, digit: str, line: int) -> Tile:
+def _tile(suit: str, digit: str, line: int, where: str) -> Tile:
     number = int(digit)
     if not 1 <= number <= _SUIT_RANGE[suit]:
-        raise _Bad(f"no tile {suit}{digit} (a {suit} tile is 1..{_SUIT_RANGE[suit]})", line)
+        raise _Bad(f"{where}: no tile {suit}{digit} (a {suit} tile is 1..{_SUIT_RANGE[suit]})", line)
     return parse_tile(f"{_SUITS[suit]}{number}")
 
 
@@ -248,7 +250,7 @@ def _deal(value: str, line: int) -> list[tuple[Tile, ...]]:
     for seat, text in enumerate(hands):
         if not re.fullmatch(r"(?:[cdbwrf]\d*)+", text):
             raise _Bad(f"Deal: hand {seat} is not c..d..b..w..r..f.. digits: {text!r}", line)
-        tiles = [_tile(group[0], digit, line) for group in re.findall(r"[cdbwrf]\d*", text)
+        tiles = [_tile(group[0], digit, line, "Deal") for group in re.findall(r"[cdbwrf]\d*", text)
                  for digit in group[1:]]
         out.append(tuple(tiles))
     return out
@@ -397,7 +399,7 @@ def _play(value: str, line: int, deal: list[tuple[Tile, ...]], deal_line: int) -
         elif tile_text:
             if tile_text[0] == "z":
                 raise _Bad(f"Play: {match.group(0)!r}: z only as z1 (the tile just drawn)", line)
-            tile = _tile(tile_text[0], tile_text[1], line)
+            tile = _tile(tile_text[0], tile_text[1], line, "Play")
         elif action in "TDCPABZR":
             raise _Bad(f"Play: {match.group(0)!r} names no tile", line)
         play.move(action, seat, tile, match.group(0))

@@ -324,7 +324,7 @@ class _Play:
 
     def move(self, action: str, seat: int | None, tile: Tile | None, text: str) -> None:
         line = self.line
-        if action in "TDCPABZR" and (seat is None or tile is None and action != "D"):
+        if action in "TDCPABZR" and (seat is None or (tile is None and action != "D")):
             raise _Bad(f"Play: {text!r} needs a seat and a tile", line)
         last = self.last_play()
         if action == "T":

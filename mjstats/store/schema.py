@@ -247,19 +247,22 @@ class HandColumns:
 
 
 def _win_kinds(hand: Hand) -> list[str | None]:
-    """Each recorded win's special kind (抢杠和, ...) from its HU event: a seat's i-th win is
-    its i-th HU event; a win naming no seat takes the last HU event."""
-    hus = [ev for ev in hand.events if ev.kind is EventKind.HU]
+    """Each recorded win's special kind (抢杠和, ...) from its HU event. One win: the last HU
+    of the hand, whoever declared it. Several: a seat's i-th win is its i-th HU event."""
+    wins = hand.result.wins
+    if len(wins) <= 1:
+        for ev in reversed(hand.events):
+            if ev.kind is EventKind.HU:
+                return [ev.win.value if ev.win is not None else None] * len(wins)
+        return [None] * len(wins)
     by_seat: dict[int | None, list[Event]] = {}
-    for ev in hus:
-        by_seat.setdefault(ev.seat, []).append(ev)
+    for ev in hand.events:
+        if ev.kind is EventKind.HU:
+            by_seat.setdefault(ev.seat, []).append(ev)
     kinds: list[str | None] = []
-    for win in hand.result.wins:
-        if win.winner is None:
-            ev = hus[-1] if hus else None
-        else:
-            mine = by_seat.get(win.winner)
-            ev = mine.pop(0) if mine else None
+    for win in wins:
+        mine = by_seat.get(win.winner)
+        ev = mine.pop(0) if mine else None
         kinds.append(ev.win.value if ev is not None and ev.win is not None else None)
     return kinds
 

@@ -1,0 +1,202 @@
+"""Several wins in one hand, end to end: the record model keeps the single-win API, canonical
+version 2 carries the wins and a payment ledger, the dataset keys wins, fans and payments by
+``win_no``, the audit rescores every win, and the statistics count each winner."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from mjstats.audit import audit_dataset
+from mjstats.cli import main
+from mjstats.formats.canonical import hand_to_json, read_canonical, write_canonical
+from mjstats.formats.pmn import read_pmn
+from mjstats.records import FanEntry, Hand, Outcome, Payment, PaymentReason, Reject, Result, Win
+from mjstats.stats import compute
+from mjstats.stats.tables import clear_cache
+from mjstats.store import SourceInput, ingest_sources, open_dataset
+from mjstats.store.schema import HAND_TABLES
+
+PMN = Path(__file__).parent / "data" / "pmn"
+CANONICAL = Path(__file__).parent / "data" / "canonical"
+SAMPLE, TWO = PMN / "example_1.pmn", PMN / "two_winners.pmn"
+
+
+def _two_winner_hand() -> Hand:
+    (hand,) = read_pmn(TWO, name="two_winners.pmn")
+    assert isinstance(hand, Hand)
+    return hand
+
+
+# --- the record model ---------------------------------------------------------------------------
+
+
+def test_single_win_construction_and_reads_are_unchanged() -> None:
+    fans = (FanEntry("平和", 1, 2),)
+    result = Result(Outcome.WIN, 1, 2, None, False, 9, fans, (-8, 33, -17, -8), None)
+    assert result == Result(Outcome.WIN, winner=1, loser=2, fan_total=9, fans=fans, scores=(-8, 33, -17, -8))
+    assert (result.winner, result.loser, result.fan_total, result.fans, result.scores) == (
+        1, 2, 9, fans, (-8, 33, -17, -8))
+    assert result.wins == (Win(1, 2, None, False, 9, fans),) and result.payments == ()
+    assert Result(Outcome.DRAW, scores=(0, 0, 0, 0)).wins == ()
+    # dataclasses.replace changes the (first) win, as it changed the flat fields before
+    bumped = replace(result, fan_total=10)
+    assert bumped.fan_total == 10 and bumped.wins[0].fans == fans and len(bumped.wins) == 1
+    assert replace(result, scores=(0, 0, 0, 0)).wins == result.wins
+    again = pickle.loads(pickle.dumps(result))
+    assert again == result and hash(again) == hash(result)
+
+
+def test_several_wins_read_as_the_first_by_the_old_api() -> None:
+    wins = (Win(2, 1, fan_total=9), Win(3, 1, fan_total=8))
+    result = Result(Outcome.WIN, wins=wins, scores=(0, -33, 25, 24))
+    assert (result.winner, result.fan_total, result.winners) == (2, 9, (2, 3))
+    assert replace(result, fan_total=12).wins == (Win(2, 1, fan_total=12), wins[1])
+    assert replace(result, wins=wins[1:]).wins == wins[1:]
+
+
+def test_payments_sum_to_the_scores() -> None:
+    ledger = (Payment(0, -8, PaymentReason.WIN, 0), Payment(2, 8, PaymentReason.WIN, 0),
+              Payment(1, -10, PaymentReason.PENALTY), Payment(3, 4, PaymentReason.KONG))
+    result = Result(Outcome.WIN, winner=2, loser=0, payments=ledger)
+    assert result.scores == (-8, -10, 8, 4)
+    with pytest.raises(ValueError, match="payments sum to"):
+        Result(Outcome.WIN, winner=2, scores=(0, 0, 0, 0), payments=ledger)
+
+
+# --- canonical version 2 ------------------------------------------------------------------------
+
+
+def test_two_winner_hand_round_trips_as_version_2() -> None:
+    hand = _two_winner_hand()
+    line = hand_to_json(hand)
+    assert json.loads(line)["v"] == 2 and "wins" in json.loads(line)["result"]
+    (back,) = read_canonical([line])
+    assert back == hand and hand_to_json(back) == line
+    # one win and no ledger is still written as version 1, byte for byte the same as before
+    (single,) = read_pmn(SAMPLE)
+    assert json.loads(hand_to_json(single))["v"] == 1
+
+
+def test_ledger_round_trips_and_version_1_lines_still_read() -> None:
+    hand = _two_winner_hand()
+    ledger = (Payment(1, -17, PaymentReason.WIN, 0), Payment(2, 17, PaymentReason.WIN, 0),
+              Payment(1, -16, PaymentReason.WIN, 1), Payment(3, 16, PaymentReason.WIN, 1),
+              Payment(0, -2, PaymentReason.KONG), Payment(1, 2, PaymentReason.KONG),
+              Payment(3, -5, PaymentReason.PENALTY), Payment(0, 1, PaymentReason.SETTLEMENT))
+    hand = replace(hand, result=Result(Outcome.WIN, wins=hand.result.wins, payments=ledger))
+    (back,) = read_canonical([hand_to_json(hand)])
+    assert back.result.payments == ledger and back.result.scores == (-1, -31, 17, 11)
+    for line in (CANONICAL / "guobiao.jsonl").read_text("utf-8").splitlines():
+        (old,) = read_canonical([line])
+        assert isinstance(old, Hand) and hand_to_json(old) == line  # still version 1
+
+
+def test_bad_version_2_lines_give_the_expected_rejects() -> None:
+    items = list(read_canonical(CANONICAL / "bad-v2.jsonl", name="bad-v2.jsonl"))
+    expected = [json.loads(x) for x in (CANONICAL / "bad-v2.rejects.jsonl").read_text("utf-8").splitlines()]
+    got = [{"line": r.line, "error": r.error} for r in items if isinstance(r, Reject)]
+    assert got == expected
+    assert [h.provenance.line for h in items if isinstance(h, Hand)] == [1]
+
+
+# --- the dataset, the audit, the statistics -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pmn_dataset(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("multiwin")
+    boards = folder / "boards.pmn"  # both boards in one file, as a session's boards come
+    boards.write_bytes(SAMPLE.read_bytes() + b"\n" + TWO.read_bytes())
+    out = folder / "ds"
+    summary = ingest_sources([SourceInput(boards, "pmn")], out)
+    assert (summary.hands, summary.rejects, summary.wins) == (2, 0, 2)
+    audit_dataset(out, jobs=1)
+    clear_cache()
+    return out
+
+
+def test_wins_fans_and_payments_are_keyed_by_win_no(pmn_dataset: Path) -> None:
+    ds = open_dataset(pmn_dataset)
+    wins = ds.arrow("wins", columns=["hand_no", "win_no", "winner", "loser", "fan_total"]).to_pylist()
+    assert sorted((w["hand_no"], w["win_no"], w["winner"], w["loser"], w["fan_total"]) for w in wins) == [
+        (2, 0, 2, 1, 9), (102, 0, 2, 1, 9), (102, 1, 3, 1, 8)]
+    fans = ds.arrow("fans", columns=["hand_no", "win_no", "winner", "name"]).to_pylist()
+    assert {(f["win_no"], f["winner"], f["name"]) for f in fans if f["hand_no"] == 102} >= {
+        (0, 2, "全带幺"), (1, 3, "无番和")}
+    pay = ds.arrow("payments", columns=["hand_no", "seat", "score", "reason", "win_no"]).to_pylist()
+    assert sorted((p["hand_no"], p["seat"], p["score"], p["win_no"]) for p in pay) == [
+        (2, 0, -8, 0), (2, 1, -17, 0), (2, 2, 33, 0), (2, 3, -8, 0),
+        (102, 0, -16, None), (102, 1, -33, None), (102, 2, 25, None), (102, 3, 24, None)]
+    assert {p["reason"] for p in pay} == {None}  # net scores, not itemised by the record
+    back = {h.hand_no: h for h in ds.hands()}
+    assert back[102].result == _two_winner_hand().result and len(back[102].result.wins) == 2
+
+
+def test_audit_rescores_each_win(pmn_dataset: Path) -> None:
+    ds = open_dataset(pmn_dataset)
+    computed = ds.arrow("computed_wins", columns=["hand_no", "win_no", "winner", "fan_total",
+                                                  "recorded_fan_total"]).to_pylist()
+    assert sorted(tuple(c.values()) for c in computed) == [(2, 0, 2, 9, 9), (102, 0, 2, 9, 9), (102, 1, 3, 8, 8)]
+    findings = ds.arrow("findings", columns=["hand_no", "check", "severity"]).to_pylist()
+    assert findings == [{"hand_no": 102, "check": "result.scores_unchecked", "severity": "info"}]
+    statuses = ds.arrow("audited_hands", columns=["status"]).column("status").to_pylist()
+    assert statuses == ["clean", "clean"]
+    fans = ds.arrow("computed_fans", columns=["hand_no", "win_no", "winner", "name"]).to_pylist()
+    assert {"hand_no": 102, "win_no": 1, "winner": 3, "name": "无番和"} in fans
+
+
+def test_statistics_count_both_winners(pmn_dataset: Path) -> None:
+    rate = compute(pmn_dataset, "win_rate", by="seat").set_index("seat")
+    assert [int(rate.loc[s, "numerator"]) for s in range(4)] == [0, 0, 2, 1]
+    assert [int(rate.loc[s, "denominator"]) for s in range(4)] == [2, 2, 2, 2]
+    deal_in = compute(pmn_dataset, "deal_in_rate", by="seat").set_index("seat")
+    assert [int(deal_in.loc[s, "numerator"]) for s in range(4)] == [0, 2, 0, 0]  # one per hand
+    mean_fan = compute(pmn_dataset, "mean_fan", by="seat").set_index("seat")
+    assert float(mean_fan.loc[3, "value"]) == 8.0 and float(mean_fan.loc[2, "value"]) == 9.0
+    freq = compute(pmn_dataset, "fan_frequency").set_index("fan")
+    assert int(freq.loc["全带幺", "numerator"]) == 2 and int(freq.loc["无番和", "numerator"]) == 1
+    assert int(freq.loc["无番和", "denominator"]) == 3  # three wins in two hands
+    assert int(compute(pmn_dataset, "fan_mismatch_rate")["numerator"].sum()) == 0
+    dis = compute(pmn_dataset, "fan_disagreement")
+    assert int(dis["numerator"].sum()) == 0 and int(dis["denominator"].sum()) == 5 + 5 + 1
+
+
+def _tables(path: Path) -> dict[str, list[dict]]:
+    ds = open_dataset(path)
+    return {name: sorted(ds.arrow(name).to_pylist(), key=repr) for name in ("matches", *HAND_TABLES)}
+
+
+def test_pmn_export_canonical_ingest_gives_the_same_tables(pmn_dataset: Path, tmp_path: Path, capsys) -> None:
+    exported = tmp_path / "boards.jsonl"
+    assert main(["export", str(pmn_dataset), "--out", str(exported)]) == 0
+    lines = exported.read_text("utf-8").splitlines()
+    assert sorted(json.loads(x)["v"] for x in lines) == [1, 2]
+    again = tmp_path / "again"
+    assert main(["ingest", "--format", "canonical", str(exported), "--out", str(again)]) == 0
+    first, second = _tables(pmn_dataset), _tables(again)
+    for name in first:
+        if name == "matches":  # a match's source is the file it was read from
+            for row in (*first[name], *second[name]):
+                row.pop("source")
+                row.pop("line")
+        assert first[name] == second[name], name
+    capsys.readouterr()
+
+
+def test_cli_ingests_pmn(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "ds"
+    assert main(["ingest", "--format", "pmn", str(SAMPLE), str(TWO), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "hands 2 (wins 2," in captured.out + captured.err
+
+
+def test_write_canonical_of_several_wins_to_a_stream() -> None:
+    buffer = io.StringIO()
+    assert write_canonical([_two_winner_hand()], buffer) == 1
+    assert buffer.getvalue() == (PMN / "two_winners.canonical.jsonl").read_text("utf-8")

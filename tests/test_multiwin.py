@@ -142,7 +142,8 @@ def test_audit_rescores_each_win(pmn_dataset: Path) -> None:
     ds = open_dataset(pmn_dataset)
     computed = ds.arrow("computed_wins", columns=["hand_no", "win_no", "winner", "fan_total",
                                                   "recorded_fan_total"]).to_pylist()
-    assert sorted(tuple(c.values()) for c in computed) == [(2, 0, 2, 9, 9), (102, 0, 2, 9, 9), (102, 1, 3, 8, 8)]
+    assert sorted(tuple(c.values()) for c in computed) == [
+        (2, 0, 2, 9, 9), (102, 0, 2, 9, 9), (102, 1, 3, 8, 8)]
     findings = ds.arrow("findings", columns=["hand_no", "check", "severity"]).to_pylist()
     assert findings == [{"hand_no": 102, "check": "result.scores_unchecked", "severity": "info"}]
     statuses = ds.arrow("audited_hands", columns=["status"]).column("status").to_pylist()

@@ -201,3 +201,12 @@ def test_write_canonical_of_several_wins_to_a_stream() -> None:
     buffer = io.StringIO()
     assert write_canonical([_two_winner_hand()], buffer) == 1
     assert buffer.getvalue() == (PMN / "two_winners.canonical.jsonl").read_text("utf-8")
+
+
+def test_report_key_figures_count_wins_not_won_hands(pmn_dataset: Path) -> None:
+    from mjstats.report.sections import key_figures
+
+    figures = key_figures(open_dataset(pmn_dataset))
+    assert (figures.hands, figures.wins, figures.draws) == (2, 3, 0)
+    # the two-winner board's only finding is info (its scores cannot be checked): not flagged
+    assert (figures.findings, figures.flagged_hands, figures.audited_hands) == (1, 0, 2)

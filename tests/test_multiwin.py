@@ -283,3 +283,15 @@ def test_any_results_survive_the_dataset_tables(items: list[tuple[Hand, Result]]
         tables = columns.take()
         back = list(hands_from_tables(ruleset, *(tables[name] for name in HAND_TABLES)))
         assert [h.result for h in back] == [h.result for h in group]
+
+
+def test_botzone_allows_one_winner_and_explain_shows_every_win() -> None:
+    from mjstats.replay import BOTZONE, replay_hand
+    from mjstats.replay.explain import explain_hand
+
+    hand = _two_winner_hand()
+    botzone = replay_hand(hand, BOTZONE)
+    assert "win.several" in [f.check for f in botzone.findings] and len(botzone.wins) == 2
+    text = explain_hand(hand, replay_hand(hand, explain=True))
+    assert "win 0: seat 2 on T2 from seat 1" in text and "win 1: seat 3 on T2 from seat 1" in text
+    assert "recorded:   8 fan 无番和*1 (win 1, seat 3)" in text

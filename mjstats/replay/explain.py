@@ -46,8 +46,9 @@ def explain_hand(hand: Hand, result: ReplayResult) -> str:
         elif dealt and turn.actor is not None and not turn.event.startswith("seat None"):
             out.append(f"      {_seat_line(turn, turn.actor)}   [{turn.phase}; {turn.wall}]")
         out.extend(f"   !! {text}" for text in by_seq.get(turn.seq, ()))
-    ctx, win = result.context, result.win
-    if ctx is not None:
+    several = len(result.wins) > 1 or len(hand.result.wins) > 1
+    for win_no, ctx, win in result.wins:
+        label = f"win {win_no}" if several else "win"
         flags = [
             name
             for name, on in (
@@ -59,17 +60,19 @@ def explain_hand(hand: Hand, result: ReplayResult) -> str:
             if on
         ]
         out.append(
-            f"win: seat {ctx.winner} on {ALL_KINDS[ctx.win_tile].botzone}"
+            f"{label}: seat {ctx.winner} on {ALL_KINDS[ctx.win_tile].botzone}"
             + (f" from seat {ctx.discarder}" if ctx.discarder is not None else "")
             + (f" ({', '.join(flags)})" if flags else "")
         )
-    if win is not None:
-        fans = "+".join(f"{f.name}*{f.count}" for f in win.fans)
-        out.append(f"recomputed: {win.total} fan {fans}; payments {' '.join(map(str, win.payments))}")
+        if win is not None:
+            fans = "+".join(f"{f.name}*{f.count}" for f in win.fans)
+            out.append(f"recomputed: {win.total} fan {fans}; payments {' '.join(map(str, win.payments))}")
     recorded = hand.result
-    if recorded.fan_total is not None:
-        fans = "+".join(f"{f.name}*{f.count}" for f in recorded.fans)
-        out.append(f"recorded:   {recorded.fan_total} fan {fans}")
+    for win_no, recorded_win in enumerate(recorded.wins):
+        if recorded_win.fan_total is not None:
+            fans = "+".join(f"{f.name}*{f.count}" for f in recorded_win.fans)
+            which = f" (win {win_no}, seat {recorded_win.winner})" if several else ""
+            out.append(f"recorded:   {recorded_win.fan_total} fan {fans}{which}")
     if recorded.scores is not None:
         out.append(f"recorded scores: {' '.join(map(str, recorded.scores))}")
     out.extend(f"   !! {text}" for text in by_seq.get(None, ()))

@@ -49,8 +49,7 @@ HAND_COLUMNS = (
     "match_id", "hand_no", "profile", "dealer", "streak", "gold", "outcome", "players", "styles",
     "has_scores", "n_events",
 )  # fmt: skip
-WIN_COLUMNS = ("match_id", "hand_no", "win_no", "winner", "loser", "self_drawn", "win_kind", "fan_total",
-               "pattern")
+WIN_COLUMNS = ("match_id", "hand_no", "winner", "loser", "self_drawn", "win_kind", "fan_total", "pattern")
 EVENT_COLUMNS = ("kind", "seat", "from_seat", "tile", "tiles", "claimed")
 CALL_KINDS = ("chi", "peng", "gang")  # 副露: melds taken from another's discard (not angang)
 

@@ -323,6 +323,13 @@ def hands_from_tables(
     w = wins.to_pydict()
     f = fans.to_pydict()
     p = payments.to_pydict()
+    # datasets written before several wins per hand have no win_no and no reason: one win a
+    # hand, net scores only
+    if "win_no" not in w:
+        w["win_no"] = [0] * len(w["match_id"])
+    f.setdefault("win_no", [0] * len(f["match_id"]))
+    p.setdefault("reason", [None] * len(p["match_id"]))
+    p.setdefault("win_no", [None] * len(p["match_id"]))
     all_events = _events_of(events.to_pydict())
     # fans, wins and payments are grouped per hand in order; index them by (match_id, hand_no)
     fan_rows: dict[tuple[str, int, int | None], list[FanEntry]] = {}

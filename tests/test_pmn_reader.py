@@ -229,3 +229,33 @@ def test_any_edit_of_the_sample_gives_hands_or_rejects(data: st.DataObject) -> N
         assert isinstance(item, Hand | Reject)
         if isinstance(item, Hand):
             hand_to_json(item)  # whatever reads is writable
+
+
+def test_flowers_are_set_aside_replaced_and_scored() -> None:
+    """The sample with flowers added: East is dealt one (replaced before its first draw) and
+    draws one; West, the winner, draws one, so its win gains 花牌 (10 fan: 8 + 10 from the
+    discarder, 34 to the winner)."""
+    text = _board(**{
+        "c25566d579b2269wr2f ": "c25566d579b2269wf2 ",
+        '[Play "T0r3D0z1': '[Play "R0f2T0r2T0r3D0z1',
+        "T1c9D1c2T2d3": "T1c9D1c2T2f5R2f5T2d3",
+        "T0w2D0z1T1c9D1c8": "T0f1R0f1T0w2D0z1T1c9D1c8",
+        "78/1/1 None": "78/1/1.81/1/1 None",
+        "-8 -17 33 -8": "-8 -18 34 -8",
+    })
+    (hand,) = _lines(text)
+    assert isinstance(hand, Hand)
+    flowers = [(e.seat, e.tile.botzone) for e in hand.events if e.kind is EventKind.FLOWER]
+    assert flowers == [(0, "H2"), (2, "H5"), (0, "H1")]
+    after = [hand.events[i + 1] for i, e in enumerate(hand.events) if e.kind is EventKind.FLOWER]
+    assert all(e.kind is EventKind.DRAW and e.tail for e in after)
+    assert hand.result.fan_total == 10 and hand.result.fans[-1].name == "花牌"
+    replayed = replay_hand(hand)
+    assert replayed.findings == ()
+    assert replayed.win is not None and replayed.win.total == 10 and replayed.context.flowers == 1
+    assert replayed.win.payments == (-8, -18, 34, -8)
+    # a flower kept in hand at the win is no winning hand; one set aside that is not held is found
+    kept = _board(**{"T2d1D2r1": "T2f5D2r1"})
+    assert [f.check for f in replay_hand(_lines(kept)[0]).findings] == ["win.not_winning"]
+    missing = _board(**{'[Play "T0r3D0z1': '[Play "R0f2T0r2T0r3D0z1'})
+    assert "tile.not_held" in [f.check for f in replay_hand(_lines(missing)[0]).findings]

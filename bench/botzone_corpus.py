@@ -23,13 +23,14 @@ def sample_records(sample: Path = SAMPLE) -> list[list[str]]:
     return records
 
 
-def write_renumbered(path: Path, hands: int, sample: Path = SAMPLE) -> Path:
-    """Write ``hands`` records cycling through the sample, each under a fresh 24-hex match id."""
+def write_renumbered(path: Path, hands: int, sample: Path = SAMPLE, *, first: int = 0) -> Path:
+    """Write ``hands`` records cycling through the sample, each under a fresh 24-hex match id
+    (numbered from ``first``, so files written with different ``first`` never share a hand)."""
     records = sample_records(sample)
     with path.open("w", encoding="utf-8") as fh:
         for i in range(hands):
             body = records[i % len(records)]
-            fh.write(f"Match {i:024x}\n")
+            fh.write(f"Match {first + i:024x}\n")
             fh.write("\n".join(body[1:]))
             fh.write("\n\n")
     return path

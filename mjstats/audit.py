@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.errors import ProfileError
-from mjstats.records import Hand, Win
+from mjstats.records import DUPLICATE_HAND, Hand, Win
 from mjstats.replay import (
     ComputedWin,
     Finding,
@@ -51,7 +51,7 @@ from mjstats.replay import (
 )
 from mjstats.store import open_dataset
 from mjstats.store.layout import new_version
-from mjstats.store.remote import is_url, local_path, new_remote_version, read_version_part
+from mjstats.store.remote import dataset_lock, is_url, local_path, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
@@ -137,10 +137,12 @@ class AuditSummary:
     clean: int
     statuses: dict[str, int]
     findings_by_check: dict[str, int]
-    rejects: int
+    rejects: int  # records that could not be read (not replayable); duplicates not included
     reject_errors: tuple[str, ...] = ()  # the first few rejects, as "source:line: error"
     seconds: float = 0.0
     jobs: int = 1
+    duplicates: int = 0  # hands rejected at ingest as already in the dataset
+    duplicate_errors: tuple[str, ...] = ()  # the first few, as "source:line: error"
     findings_total: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -173,6 +175,9 @@ class AuditSummary:
             )
         out.append(f"rejected records (not replayable, see the rejects table): {self.rejects:,}")
         out.extend(f"  {text}" for text in self.reject_errors)
+        if self.duplicates:
+            out.append(f"duplicates (hands already in the dataset, not ingested twice): {self.duplicates:,}")
+            out.extend(f"  {text}" for text in self.duplicate_errors)
         return out
 
 
@@ -589,6 +594,8 @@ def audit_dataset(
     batch_hands: int | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
     flush_hands: int = FLUSH_HANDS,
+    wait: float | None = None,
+    on_wait: Callable[[Any], None] | None = None,
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
@@ -597,17 +604,19 @@ def audit_dataset(
     (default: each hand's own); ``overrides`` one per ruleset (``{"fuzhou": fuzhou_profile(
     "club.toml")}``); ``batch_hands`` the hands per task (default: about four tasks per job;
     tasks never split a match, so checks across its hands see all of them). Rejected records are
-    counted, never replayed.
+    counted, never replayed. The run holds the dataset's writer lock throughout (another writer
+    makes it wait up to ``wait`` seconds, then DatasetBusy).
     """
     started = time.perf_counter()
     root = Path(path)
-    dataset = open_dataset(root)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
-    rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-    tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
-    results = _pool_results(tasks, jobs, profile, overrides)
-    return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
-                         started=started, jobs=jobs)
+    # one writer from the read to the store: no change may come in between
+    with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
+        rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
+        tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+        results = _pool_results(tasks, jobs, profile, overrides)
+        return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
+                             started=started, jobs=jobs)
 
 
 
@@ -637,17 +646,25 @@ def store_results(
                 progress(done)
         writer.flush()
         manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
-    first_rejects = rejects.slice(0, 5).to_pylist()  # the summary shows the first few
+    # a duplicate hand is its own category: it was read fine, the dataset already holds it
+    is_duplicate = pc.fill_null(pc.starts_with(rejects.column("error"), DUPLICATE_HAND), False)
+    unreadable, duplicates = rejects.filter(pc.invert(is_duplicate)), rejects.filter(is_duplicate)
+
+    def first(table: pa.Table) -> tuple[str, ...]:  # the summary shows the first few
+        return tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in table.slice(0, 5).to_pylist())
+
     return AuditSummary(
         dataset=str(dataset),
         hands=done,
         clean=statuses.get("clean", 0),
         statuses=dict(sorted(statuses.items())),
         findings_by_check=dict(sorted(checks.items())),
-        rejects=rejects.num_rows,
-        reject_errors=tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in first_rejects),
+        rejects=unreadable.num_rows,
+        reject_errors=first(unreadable),
         seconds=time.perf_counter() - started,
         jobs=jobs,
+        duplicates=duplicates.num_rows,
+        duplicate_errors=first(duplicates),
     )
 
 

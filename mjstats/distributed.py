@@ -37,7 +37,7 @@ from mjstats.audit import (
 from mjstats.errors import MjstatsError
 from mjstats.replay import ReplayProfile
 from mjstats.store import open_dataset
-from mjstats.store.remote import RemoteDataset, is_url
+from mjstats.store.remote import RemoteDataset, dataset_lock, is_url
 
 __all__ = ["FLUSH_HANDS", "audit_distributed", "connect", "replay_task"]
 
@@ -149,6 +149,7 @@ def audit_distributed(
     batch_hands: int | None = None,
     flush_hands: int = FLUSH_HANDS,
     window: int | None = None,
+    wait: float | None = None,
 ) -> AuditSummary:
     """Audit ``dataset`` (a local folder, or a URL such as ``s3://bucket/ds`` or ``memory://ds``)
     and store the audit tables in its next version, streaming.
@@ -156,12 +157,12 @@ def audit_distributed(
     ``scheduler``: ``"tcp://HOST:PORT"``, ``"local:N"``, a ``distributed.Client``, or None to
     replay in this process (no Dask needed). Workers must see the dataset at the same path or
     URL (shared storage). ``window``: tasks in flight (default four per worker thread).
-    ``profile``/``overrides``/``batch_hands`` as in :func:`mjstats.audit.audit_dataset`.
+    ``profile``/``overrides``/``batch_hands``/``wait`` as in :func:`mjstats.audit.audit_dataset`.
     """
     started = time.perf_counter()
     if isinstance(dataset, str) and not is_url(dataset):
         dataset = Path(dataset)
-    with _scheduler(scheduler) as client:
+    with dataset_lock(dataset, wait=wait), _scheduler(scheduler) as client:
         workers = _worker_threads(client) if client is not None else 1
         tasks, rejects = _plan(dataset, workers, batch_hands)
         if client is None:

@@ -16,6 +16,7 @@ from mjstats.tiles import Tile
 
 __all__ = [
     "CLAIM_KINDS",
+    "DUPLICATE_HAND",
     "EVENT_FIELDS",
     "Event",
     "EventKind",
@@ -71,7 +72,7 @@ class WinKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    """Where a record came from: source file, 1-based line of its first line, and its raw text.
+    """Where a record was read from: source file, 1-based line of its first line, and its raw text.
 
     ``raw`` is kept for error reports and rejects; it is not written to the dataset for good hands.
     """
@@ -281,7 +282,9 @@ class Hand:
     dice: tuple[int, ...] | None = None
     started_at: str | None = None  # ISO 8601 timestamp, where known
     meta: tuple[tuple[str, str], ...] = ()  # other platform fields, sorted by key
-    provenance: Provenance | None = field(default=None, compare=False)
+    provenance: Provenance | None = field(default=None, compare=False)  # the file and line read
+    # where the hand was first recorded, when what was read is a copy (canonical ``source``)
+    origin: Provenance | None = field(default=None, compare=False)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -294,6 +297,9 @@ class Hand:
 
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
+
+
+DUPLICATE_HAND = "duplicate hand"  # how a duplicate's reject error starts (its own category)
 
 
 @dataclass(frozen=True, slots=True)

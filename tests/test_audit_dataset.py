@@ -138,3 +138,20 @@ def test_hands_without_a_replay_profile_are_counted_not_flagged(tmp_path: Path) 
     assert any("no replay profile" in line for line in summary.lines())
     audited = open_dataset(out).table("audited_hands")
     assert sorted(audited[audited["status"] == "unsupported"]["ruleset"]) == ["fuzhou"] * 5
+
+
+def test_explain_ends_on_the_winners_hand_and_fans(sample_dataset: Path, capsys) -> None:
+    """A discard win: the Hu line shows the winner's tiles plus the winning tile (the table's
+    actor there is still the discarder), and the win is followed by the winner's hand and fans."""
+    assert main(["audit", str(sample_dataset), "--explain", "61602cb45ddc087351c04358"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    hu = next(i for i, line in enumerate(lines) if " seat 1 hu B7 from seat 2" in line)
+    hand = "seat 1: B1 B2 B3 B5 B6 B7 B8 B9 F3 F3 + B7  [J1J1J1]"
+    assert lines[hu + 1].strip().startswith(hand)
+    assert lines[hu + 2 :] == [
+        "win: seat 1 on B7 from seat 2",
+        f"winning hand: {hand}",
+        "recomputed: 9 fan 混一色*1+箭刻*1+老少副*1; payments -8 33 -17 -8",
+        "recorded:   9 fan 混一色*1+箭刻*1+老少副*1",
+        "recorded scores: -8 33 -17 -8",
+    ]

@@ -66,7 +66,9 @@ def test_guobiao_golden_hand() -> None:
     (hand,) = _hands("guobiao.jsonl")
     assert (hand.ruleset, hand.profile, hand.dealer, hand.prevalent_wind) == (
         "guobiao", "botzone", 0, 1)
-    assert (hand.provenance.source, hand.provenance.line) == ("data.txt", 1203)
+    # provenance is the file read; the recorded source is the hand's origin
+    assert (hand.provenance.source, hand.provenance.line) == (str(DATA / "guobiao.jsonl"), 1)
+    assert (hand.origin.source, hand.origin.line) == ("data.txt", 1203)
     kinds = [e.kind for e in hand.events]
     assert kinds[:4] == [K.DEAL] * 4 and all(len(e.tiles) == 13 for e in hand.events[:4])
     for kind in (K.ANGANG, K.GANG, K.PENG, K.BUGANG, K.IGNORED, K.HU):
@@ -111,7 +113,8 @@ def test_fuzhou_golden_three_golds_with_streak() -> None:
     assert hand.dice == (3, 5) and hand.started_at == "2019-06-01T20:15:03+08:00"
     assert hand.period == "2019-06"
     assert hand.meta == (("room", "福州麻将 · 8 局"), ("table", "17"))
-    assert (hand.provenance.source, hand.provenance.line) == ("fuzhou/2019-06.log", 41)
+    assert (hand.provenance.source, hand.provenance.line) == (str(DATA / "fuzhou.jsonl"), 1)
+    assert (hand.origin.source, hand.origin.line) == ("fuzhou/2019-06.log", 41)
     deals = [e for e in hand.events if e.kind is K.DEAL]
     assert [len(e.tiles) for e in deals] == [17, 16, 16, 16] and deals[0].seat == hand.dealer
     flowers = [e for e in hand.events if e.kind is K.FLOWER]
@@ -136,6 +139,7 @@ def test_fuzhou_golden_rob_gold_without_source() -> None:
     _, hand = _hands("fuzhou.jsonl")
     # no "source" in the line: the hand comes from the canonical file itself, line 2
     assert hand.provenance.source == str(DATA / "fuzhou.jsonl") and hand.provenance.line == 2
+    assert hand.origin is None
     assert hand.styles == ("defensive", "aggressive", "balanced", "random")
     assert [e.kind for e in hand.events][-3:] == [K.GOLD, K.DISCARD, K.HU]
     assert hand.events[-1].win is WinKind.ROB_GOLD and hand.events[-1].tile == hand.gold

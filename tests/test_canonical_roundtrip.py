@@ -40,11 +40,6 @@ from tests.strategies import hands, random_hand
 ROUND_TRIP = settings(max_examples=150, deadline=None)
 
 
-def _same_provenance(a: Hand, b: Hand) -> None:
-    assert a.provenance is not None and b.provenance is not None
-    assert (a.provenance.source, a.provenance.line) == (b.provenance.source, b.provenance.line)
-
-
 @ROUND_TRIP
 @given(hands())
 def test_hand_to_json_to_hand_is_lossless(hand: Hand) -> None:
@@ -53,10 +48,13 @@ def test_hand_to_json_to_hand_is_lossless(hand: Hand) -> None:
     assert back == hand
     assert back.events == hand.events  # named tuples: also check field by field below
     assert [e._asdict() for e in back.events] == [e._asdict() for e in hand.events]
-    if hand.provenance is None:  # first written as canonical: provenance is this file and line
-        assert (back.provenance.source, back.provenance.line) == ("out.jsonl", 7)
+    # provenance is always the file and line read; a recorded source is kept as the origin
+    assert (back.provenance.source, back.provenance.line) == ("out.jsonl", 7)
+    if hand.provenance is None:  # first written as canonical: no origin
+        assert back.origin is None
     else:
-        _same_provenance(back, hand)
+        assert (back.origin.source, back.origin.line) == (hand.provenance.source, hand.provenance.line)
+        assert back.origin.raw is None
     assert back.provenance.raw is None
 
 
@@ -228,7 +226,7 @@ def test_the_format_knows_every_field_of_the_model() -> None:
     assert [f.name for f in fields(Hand)] == [
         "match_id", "hand_no", "ruleset", "profile", "dealer", "prevalent_wind", "events",
         "result", "players", "styles", "streak", "gold", "wall", "dice", "started_at", "meta",
-        "provenance"]
+        "provenance", "origin"]
     assert [f.name for f in fields(Provenance)] == ["source", "line", "raw"]  # raw: never written
     assert list(Event._fields) == [
         "seq", "kind", "seat", "tile", "tiles", "from_seat", "claimed", "tail", "claim", "win",
@@ -238,8 +236,9 @@ def test_the_format_knows_every_field_of_the_model() -> None:
         "winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "pattern"]
     assert [f.name for f in fields(Payment)] == ["seat", "score", "reason", "win_no"]
     assert [f.name for f in fields(FanEntry)] == ["name", "count", "points"]
-    # every model value is carried: a key per field (provenance -> "source", seq -> position/"q")
-    assert len(HAND_KEYS) == len(fields(Hand)) + 1  # + "v"
+    # every model value is carried: a key per field (seq -> position/"q"); provenance and
+    # origin share "source" (written: the origin, else the provenance; read: the origin)
+    assert len(HAND_KEYS) == len(fields(Hand)) - 1 + 1  # + "v"
     assert len(EVENT_KEYS) == len(Event._fields)
     # a result carries its wins either as the version-1 fields (one win) or as "wins"
     assert set(RESULT_KEYS) == {"outcome", "wins", "scores", "payments", *WIN_KEYS}

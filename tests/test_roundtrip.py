@@ -38,7 +38,18 @@ def test_botzone_dataset_canonical_dataset(tmp_path, sample_path):
     assert main(["export", str(first), "--format", "canonical", "--out", str(exported)]) == 0
     second = tmp_path / "second"
     assert main(["ingest", "-q", "-f", "canonical", str(exported), "-o", str(second)]) == 0
-    _assert_same(_tables(first), _tables(second))
+    a, b = _tables(first), _tables(second)
+    # provenance is the file and line each dataset read; the original is the copy's origin
+    assert set(b["hands"]["source"]) == set(b["matches"]["source"]) == {str(exported)}
+    assert sorted(b["hands"]["line"]) == list(range(1, 17))
+    assert list(b["hands"]["origin"]) == list(a["hands"]["source"])
+    assert list(b["hands"]["origin_line"]) == list(a["hands"]["line"])
+    assert a["hands"]["origin"].isna().all()
+    for name in ("matches", "hands"):
+        moved = ["source", "line", "origin", "origin_line"]
+        a[name] = a[name].drop(columns=moved, errors="ignore")
+        b[name] = b[name].drop(columns=moved, errors="ignore")
+    _assert_same(a, b)
     # and a second export is byte-identical to the first
     again = tmp_path / "again.jsonl"
     assert main(["export", str(second), "--out", str(again)]) == 0

@@ -129,7 +129,9 @@ def test_workers_read_a_file_url_through_fsspec(datasets: tuple[Path, Path], cli
     _assert_tables_equal(_audit_tables(other), _audit_tables(reference))
 
 
-def test_memory_url_dataset_is_read_and_written_through_fsspec(datasets: tuple[Path, Path]) -> None:
+def test_memory_url_dataset_is_read_and_written_through_fsspec(
+    datasets: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     fsspec = pytest.importorskip("fsspec")
     from mjstats.distributed import audit_distributed
     from mjstats.store.remote import open_remote
@@ -140,14 +142,19 @@ def test_memory_url_dataset_is_read_and_written_through_fsspec(datasets: tuple[P
     fs.rm("/mjstats-test-scale", recursive=True) if fs.exists("/mjstats-test-scale") else None
     fs.put(str(other), "/mjstats-test-scale/ds", recursive=True)
     want = audit_dataset(reference, jobs=1)
-    for _ in range(2):  # a rerun replaces the tables in a new version; the old one is removed
+    for grace in ("600", "0"):  # a rerun replaces the tables in a new version
+        monkeypatch.setenv("MJSTATS_VERSION_GRACE", grace)
         got = audit_distributed(url, flush_hands=100)
         _same(got, want)
+        if grace == "600":  # the superseded version stays for readers during the grace period
+            assert fs.exists("/mjstats-test-scale/ds/v000001/manifest.json")
     remote = open_remote(url)
-    assert remote.path.endswith("v000003") and fs.ls("/mjstats-test-scale/ds", detail=False) == [
+    listed = [p for p in fs.ls("/mjstats-test-scale/ds", detail=False) if "/." not in p]
+    assert remote.path.endswith("v000003") and listed == [  # past it, old versions are collected
         "/mjstats-test-scale/ds/CURRENT",
         "/mjstats-test-scale/ds/v000003",
     ]
+    assert not fs.exists("/mjstats-test-scale/ds/LOCK")  # the lock is released
     _assert_tables_equal({n: remote.arrow(n) for n in AUDIT_SCHEMAS}, _audit_tables(reference))
     assert remote.arrow("hands").num_rows == open_dataset(reference).arrow("hands").num_rows
     fs.rm("/mjstats-test-scale", recursive=True)
@@ -165,7 +172,7 @@ def test_a_failed_remote_write_leaves_the_live_version(datasets: tuple[Path, Pat
         assert fs.exists(f"{target}/hands")
         raise RuntimeError("stopped")
     assert open_remote(url).path.endswith("v000001")
-    assert fs.ls("/mjstats-test-fail/ds", detail=False) == [
+    assert [p for p in fs.ls("/mjstats-test-fail/ds", detail=False) if "/." not in p] == [
         "/mjstats-test-fail/ds/CURRENT",
         "/mjstats-test-fail/ds/v000001",
     ]

@@ -27,7 +27,8 @@ def test_writes_hands_and_a_summary(tmp_path: Path, capsys: pytest.CaptureFixtur
         "sim-fuzhou-seed-s3-m00002",
     }
     text = capsys.readouterr().out
-    assert "simulated 20 fuzhou hands (seed, seed 3)" in text
+    # the rule profile is also called "seed": say which "seed" is which
+    assert "simulated 20 fuzhou hands (rule profile seed, random seed 3) into " in text
     assert not (tmp_path / "fz.faults.jsonl").exists()  # no --faults, no fault list
 
 

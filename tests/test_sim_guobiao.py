@@ -124,3 +124,22 @@ def test_ignored_claims_follow_the_winning_claim(hands: list[Hand]) -> None:
             assert taken.kind.value in rank and rank[e.claim] <= rank[taken.kind.value]
             seen += 1
     assert seen > 0
+
+
+def test_last_tile_fans_follow_the_next_seats_wall(hands: list[Hand]) -> None:
+    """妙手回春 / 海底捞月 exactly when the seat after the drawer (or discarder) has an empty wall
+    (botzone-format.md: the judge's isWallLast), whatever the winner's own wall holds."""
+    own_wall_not_empty = 0
+    for hand in hands:
+        r = hand.result
+        if not r.is_win:
+            continue
+        drawn = Counter(e.seat for e in hand.events if e.kind is EventKind.DRAW)
+        names = {f.name for f in r.fans}
+        if r.self_drawn:
+            next_empty = drawn[(r.winner + 1) % 4] == 34 - 13
+            assert ("妙手回春" in names) == next_empty, hand.key
+            own_wall_not_empty += next_empty and drawn[r.winner] < 34 - 13
+        elif r.loser is not None and not any(e.win is WinKind.ROB_KONG for e in hand.events):
+            assert ("海底捞月" in names) == (drawn[(r.loser + 1) % 4] == 34 - 13), hand.key
+    assert own_wall_not_empty > 0  # the case the old rule (the winner's own wall) got wrong

@@ -202,3 +202,49 @@ def test_recorded_vs_computed_fans(tmp_path, sample_path):
 def test_absent_audit_tables_give_empty_frames(sample_ds):
     assert compute(sample_ds, "fan_mismatch_rate").empty
     assert compute(sample_ds, "fan_disagreement").empty
+
+
+def test_cli_csv_and_json_write_counts_as_integers(sample_ds, capsys):
+    """All metrics by seat: the seat and count columns are empty in some rows (float in pandas);
+    CSV and JSON still write counts as integers, and statistics as real numbers."""
+    import csv
+    import io
+
+    assert main(["stats", str(sample_ds), "--by", "seat", "--csv", "-q"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    win = [r for r in rows if r["metric"] == "win_rate"]
+    assert [(r["seat"], r["numerator"], r["denominator"]) for r in win] == [
+        ("0", "1", "16"), ("1", "3", "16"), ("2", "2", "16"), ("3", "8", "16")]
+    for r in rows:
+        for name in ("numerator", "denominator", "hands"):
+            assert "." not in r[name], (name, r)
+    assert main(["stats", str(sample_ds), "-m", "net_points", "--json", "-q"]) == 0
+    (net,) = json.loads(capsys.readouterr().out)
+    assert type(net["numerator"]) is int and type(net["denominator"]) is int
+    assert type(net["value"]) is float and net["value"] == 0.0  # a mean, even when it is 0
+
+
+def test_table_labels_say_what_they_mean(sample_ds, capsys):
+    """Unnamed players read "(unnamed)" as in the report; a trend test with no value says why."""
+    from mjstats.stats.labels import UNNAMED
+
+    assert main(["stats", str(sample_ds), "--by", "player", "-m", "win_rate", "-q"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith(f"  player={UNNAMED}  ") and "14 / 64" in out[1]
+    assert main(["stats", str(sample_ds), "-m", "streak_trend", "-q"]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if "1 / 16" in x]
+    assert "n/a (every hand at one streak length: no trend to test)" in line and "[-, -]" not in line
+    row = result_rows(compute(sample_ds, "streak_trend"))[0]
+    assert row["value"] is None and row["note"].startswith("n/a (every hand at one streak length")
+
+
+def test_trend_notes_name_the_reason():
+    from mjstats.stats import cochran_armitage
+    from mjstats.stats.labels import trend_note
+
+    won_all = cochran_armitage([0, 1], [5, 3], [5, 3])
+    assert trend_note(won_all.levels, won_all.trials, won_all.successes) == (
+        "n/a (the dealer won all or none of these hands)")
+    some = cochran_armitage([0, 1], [2, 3], [5, 4])
+    assert trend_note(some.levels, some.trials, some.successes) is None and some.slope == some.slope
+    assert trend_note(0, 0, 0) == "n/a (no dealer hands)"

@@ -139,16 +139,29 @@ def test_rejects_table_keeps_source_line_and_raw(tmp_path, sample_path):
     assert "T0" in rej.error and rej.raw.startswith("Match 61602cb45ddc087351c04358")
 
 
-def test_dataset_folder_is_self_cleaning(tmp_path, sample_path):
+def test_dataset_folder_cleans_only_its_own_debris(tmp_path, sample_path, monkeypatch):
+    """A change removes what interrupted mjstats runs left (a marked staging folder, a version
+    CURRENT never named, a temporary pointer file) and superseded versions past their grace
+    period; folders a user put in the dataset stay, whatever their names."""
+    monkeypatch.setenv("MJSTATS_VERSION_GRACE", "0")
     out = tmp_path / "ds"
     _ingest(sample_path, out)
-    (out / ".tmp-v000009-dead").mkdir()
-    shutil.copytree(out / "v000001", out / "v000000")
+    staging = out / ".tmp-v000009-0123abcd"
+    staging.mkdir()
+    (staging / ".mjstats-staging").touch()
+    shutil.copytree(out / "v000001", out / "v000007")  # renamed into place, CURRENT never switched
+    (out / ".CURRENT.89abcdef").write_text("v000007\n")
+    user = [".tmp-v000009-dead", "videos", "venv", "viz", ".tmp-notes", "v2-notes"]
+    for name in user:
+        (out / name).mkdir()
+        (out / name / "keep.txt").write_text("mine")
     _ingest(sample_path, out)  # nothing new: the dataset is left as it is
-    assert sorted(p.name for p in out.iterdir()) == [".tmp-v000009-dead", "CURRENT", "v000000", "v000001"]
+    assert staging.exists() and (out / "v000007").exists()
     more = write_renumbered(tmp_path / "more.txt", 5)
     _ingest(more, out)  # a change clears the debris of interrupted runs
-    assert sorted(p.name for p in out.iterdir()) == ["CURRENT", "v000002"]
+    names = sorted(p.name for p in out.iterdir() if p.name not in (".mjstats.lock", ".pins"))
+    assert names == sorted(["CURRENT", "v000002", *user])
+    assert all((out / name / "keep.txt").read_text() == "mine" for name in user)
 
 
 def test_rejects_are_written_in_row_groups_in_order(sample_path, tmp_path, monkeypatch):

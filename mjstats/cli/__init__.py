@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "mjstats.cli.ingest",
     "mjstats.cli.export",
     "mjstats.cli.audit",
+    "mjstats.cli.findings",
     "mjstats.cli.fan",
     "mjstats.cli.stats",
     "mjstats.cli.simulate",
@@ -53,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the machine said no (permissions, a full disk, a path in the way)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"mjstats {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

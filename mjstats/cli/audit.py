@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
 from mjstats.progress import ProgressLine
 
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="Fuzhou rule profile for every Fuzhou hand (seed, platform or a user TOML); "
         "default: each hand's own profile",
     )
+    add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)
 
@@ -78,10 +80,14 @@ def run(args: argparse.Namespace) -> int:
             if args.jobs is not None:
                 raise MjstatsError("--jobs is the local process pool: not with --scheduler or a URL")
             summary = audit_distributed(
-                args.dataset, scheduler=args.scheduler, progress=progress, overrides=overrides
+                args.dataset, scheduler=args.scheduler, progress=progress, overrides=overrides,
+                wait=args.wait,
             )
         else:
-            summary = audit_dataset(args.dataset, jobs=args.jobs, progress=progress, overrides=overrides)
+            summary = audit_dataset(
+                args.dataset, jobs=args.jobs, progress=progress, overrides=overrides,
+                wait=args.wait, on_wait=waiting_notice("audit"),
+            )
     finally:
         if progress is not None:
             progress.close()

@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.formats import FORMATS, reader_for
 from mjstats.progress import ProgressLine
 from mjstats.store import SourceInput, ingest_sources, open_dataset
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="processes parsing large inputs (default: CPU count); the dataset is the same for any N",
     )
     p.add_argument("--strict", action="store_true", help="exit 2 if any record is rejected")
+    add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, only problems")
     p.set_defaults(func=run)
 
@@ -46,7 +48,10 @@ def run(args: argparse.Namespace) -> int:
     inputs = [SourceInput(path, args.format) for path in args.files]
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:
-        summary = ingest_sources(inputs, args.out, jobs=args.jobs, progress=progress)
+        summary = ingest_sources(
+            inputs, args.out, jobs=args.jobs, progress=progress,
+            wait=args.wait, on_wait=waiting_notice("ingest"),
+        )
     finally:
         if progress is not None:
             progress.close()
@@ -61,10 +66,11 @@ def run(args: argparse.Namespace) -> int:
             f"warning: {summary.rejects} record(s) rejected; see the rejects table of {args.out}",
             file=sys.stderr,
         )
-    ds = open_dataset(args.out)
     if not args.quiet:
+        with open_dataset(args.out) as ds:
+            version = ds.path.name
         print(
-            f"ingested {len(summary.sources)} source(s) into {args.out} ({ds.path.name})\n"
+            f"ingested {len(summary.sources)} source(s) into {args.out} ({version})\n"
             f"  matches {summary.matches:,}   hands {summary.hands:,} "
             f"(wins {summary.wins:,}, exhaustive draws {summary.draws:,})   "
             f"events {summary.events:,}   rejects {summary.rejects:,}"

@@ -37,6 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="output folder (default: reports/)",
     )
+    p.add_argument(
+        "--force", action="store_true",
+        help="replace files in the output folder that mjstats did not write (its own pages always are)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)
 
@@ -51,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.quiet else ProgressLine("report", "pages", every=5.0)
     try:
         written = build_report(
-            args.dataset, args.out, periods=periods, ruleset=args.ruleset, progress=progress
+            args.dataset, args.out, periods=periods, ruleset=args.ruleset, progress=progress,
+            force=args.force,
         )
     finally:
         if progress is not None:

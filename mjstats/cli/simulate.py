@@ -105,8 +105,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         n = counts["hands"]
         print(
-            f"simulated {n:,} {args.rules} hands ({config.profile_name}, seed {args.seed}) "
-            f"into {args.out}: {counts['wins']:,} wins, {n - counts['wins']:,} exhaustive draws"
+            f"simulated {n:,} {args.rules} hands (rule profile {config.profile_name}, "
+            f"random seed {args.seed}) into {args.out}: {counts['wins']:,} wins, "
+            f"{n - counts['wins']:,} exhaustive draws"
         )
         if args.faults:
             kinds: dict[str, int] = {}

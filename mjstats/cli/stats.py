@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mjstats.stats import METRICS, compute_all, result_rows
+    from mjstats.stats import METRICS, compute_all, plain_frame, result_rows
 
     if args.list:
         for m in METRICS.values():
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump(result_rows(frame), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     elif args.csv:
-        frame.to_csv(sys.stdout, index=False)
+        plain_frame(frame).to_csv(sys.stdout, index=False)  # counts as integers, not 16.0
     else:
         sys.stdout.write(render_table(frame, limit=args.limit))
     return 0
@@ -84,6 +84,7 @@ def _number(value: object, rate: bool) -> str:
 def render_table(frame, limit: int = 20) -> str:
     """A readable text table: one block per metric, its groups, n/d, value and interval."""
     from mjstats.stats import METRICS, result_rows
+    from mjstats.stats.labels import group_label
 
     if frame is None or len(frame) == 0:
         return "no rows (empty dataset or nothing to compute)\n"
@@ -97,7 +98,7 @@ def render_table(frame, limit: int = 20) -> str:
         rate = m is not None and m.kind == "rate"
         title = f"{metric_id}  {m.name_zh} ({m.name_en})" if m else metric_id
         lines.append(title)
-        groups = [", ".join(f"{k}={v}" for k, v in r["by"].items()) or "all" for r in items]
+        groups = [", ".join(f"{k}={group_label(k, v)}" for k, v in r["by"].items()) or "all" for r in items]
         width = min(max(len(g) for g in groups), 40)
         shown = items if limit <= 0 else items[:limit]
         for group, r in zip(groups, shown, strict=False):
@@ -108,9 +109,11 @@ def render_table(frame, limit: int = 20) -> str:
             value = r.get("value")
             precise = m is not None and m.kind in ("lift", "test") and value is not None
             text = f"{value:.3f}" if precise else _number(value, rate)
+            # a statistic that cannot be computed says why instead of "-  [-, -]"
+            shown = f"  {r['note']}" if r.get("note") else f" {text:>8}  [{lo}, {hi}]"
             lines.append(
                 f"  {group[:40]:<{width}}  {r.get('numerator', '-')!s:>8} / {r.get('denominator', '-')!s:<8}"
-                f" {text:>8}  [{lo}, {hi}]{flag}"
+                f"{shown}{flag}"
             )
         if len(shown) < len(items):
             lines.append(f"  ... {len(items) - len(shown)} more rows (--limit 0, --json or --csv for all)")

@@ -244,7 +244,7 @@ def _check_writable(hand: Hand) -> None:
             datetime.fromisoformat(hand.started_at)
         except (TypeError, ValueError):
             raise _Unwritable(f"started_at is not ISO 8601: {hand.started_at!r}") from None
-    where = hand.provenance
+    where = hand.origin or hand.provenance
     if where is not None and (type(where.source) is not str or not where.source
                               or where.line < 1):
         raise _Unwritable(f"provenance needs a file name and a line >= 1: {where!r}")
@@ -287,8 +287,9 @@ def _hand_obj(hand: Hand) -> dict[str, Any]:
         obj["meta"] = dict(hand.meta)
         if len(obj["meta"]) != len(hand.meta):
             raise _Unwritable("meta has a repeated key")
-    if hand.provenance is not None:  # where the hand first came from; raw is never written
-        obj["source"] = {"file": hand.provenance.source, "line": int(hand.provenance.line)}
+    first = hand.origin or hand.provenance  # where the hand first came from; raw never written
+    if first is not None:
+        obj["source"] = {"file": first.source, "line": int(first.line)}
     return obj
 
 
@@ -735,23 +736,25 @@ def _hand(obj: Any, source: str, line: int) -> Hand:
         if type(meta_raw) is not dict:
             raise _Invalid(f"meta: expected an object of strings, got {_kind(meta_raw)}")
         meta = tuple((k, _str(v, f"meta.{k}")) for k, v in meta_raw.items())
+    # provenance is the file and line read; a recorded ``source`` (a copy of a hand first read
+    # elsewhere) is kept as the hand's origin
+    provenance = Provenance(source, line)
+    origin = None
     src = get("source")
-    if src is None:  # a hand first written as canonical: it comes from this file and line
-        provenance = Provenance(source, line)
-    else:
+    if src is not None:
         _obj(src, "source", _SOURCE_KEYSET)
         _no_nulls(src, "source")
         if "file" not in src or "line" not in src:
             raise _Invalid("source: needs both 'file' and 'line'")
-        provenance = Provenance(_str(src["file"], "source.file", empty=False),
-                                _int(src["line"], "source.line", 1))
+        origin = Provenance(_str(src["file"], "source.file", empty=False),
+                            _int(src["line"], "source.line", 1))
     events_raw = obj["events"]
     if type(events_raw) is not list:
         raise _Invalid(f"events: expected a list, got {_kind(events_raw)}")
     events = _events(events_raw)
     result = _result(obj["result"], version)
     return Hand(match_id, hand_no, ruleset, profile, dealer, prevalent_wind, events, result,
-                players, styles, streak, gold, wall, dice, started_at, meta, provenance)
+                players, styles, streak, gold, wall, dice, started_at, meta, provenance, origin)
 
 
 def _match_id_of(obj: Any) -> str | None:

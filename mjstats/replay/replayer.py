@@ -592,11 +592,15 @@ class HandReplay:
         if phase is Phase.DISCARD and actor == seat and state.drawn is not None:
             self_drawn, discarder, tile = True, None, state.drawn
             kong_win = state.after_kong  # 杠上开花
-            last_tile = state.wall.remaining(seat) == 0  # 妙手回春: the last tile of one's wall
+            # 妙手回春: nobody can draw after this one (the next seat's wall is empty), whatever
+            # is left in the winner's own wall: the Botzone judge's isWallLast, set at each draw
+            last_tile = state.wall.remaining((seat + 1) % 4) == 0
         elif phase is Phase.CLAIM and actor != seat:
             self_drawn, discarder, tile = False, actor, state.last_tile
             kong_win = False
-            last_tile = state.wall.remaining((actor + 1) % 4) == 0  # 海底捞月: nobody can draw next
+            # 海底捞月: the same flag, set at the discarder's last draw or chi/peng: the seat after
+            # the discarder has an empty wall, so Huang would follow
+            last_tile = state.wall.remaining((actor + 1) % 4) == 0
         elif phase is Phase.ROBBABLE and actor != seat:
             self_drawn, discarder, tile = False, actor, state.last_tile
             kong_win = True  # 抢杠和

@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from mjstats import __version__
 from mjstats.report import sections
 from mjstats.report.audit_section import HandPage, audit_section, explain_text, hand_findings
+from mjstats.report.overwrite import check_page_target, check_report_folder
 from mjstats.report.periods import ALL_TIME, UNDATED, Period, ReportError, parse_period, week_of
 from mjstats.report.slices import write_slice
 from mjstats.stats.grouping import SMALL_SAMPLE
@@ -128,6 +129,7 @@ class _Builder:
         self.out = out
         self.ruleset = ruleset
         self.scratch = scratch
+        self.force = False  # replace files in the way that mjstats did not write
         self.env = _environment()
         self.available = available_periods(ds, ruleset)
         self.figures: dict[str, sections.KeyFigures] = {}
@@ -164,6 +166,7 @@ class _Builder:
 
     def write(self, name: str, text: str) -> Path:
         path = self.out / name
+        check_page_target(path, force=self.force)
         write_atomic(path, text)
         self.written.append(path)
         return path
@@ -284,6 +287,7 @@ def build_report(
     periods: str | Iterable[str] = "all",
     ruleset: str | None = None,
     progress: Callable[[int], None] | None = None,
+    force: bool = False,
 ) -> list[Path]:
     """Write the HTML report of ``dataset`` into ``out_dir``; return the pages written (index last).
 
@@ -291,6 +295,8 @@ def build_report(
     week), period keys (``"2026-11"``, ``"2026-W47"``, ``"undated"``, ``"all-time"``) or a list
     of these. ``ruleset`` keeps one ruleset's hands only. A period without hands still gets a
     page, which says so. ``progress`` is called with the number of period pages done so far.
+    Pages of an earlier mjstats report are replaced; any other existing file in the way is an
+    error unless ``force``; a folder inside a dataset is refused.
     """
     ds = dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
     rulesets = {r for r, _ in ds.partitions()}
@@ -298,12 +304,14 @@ def build_report(
         have = ", ".join(sorted(rulesets)) or "none"
         raise ReportError(f"{ds.root}: no {ruleset!r} hands (rulesets in the dataset: {have})")
     out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"{out} exists and is not a folder")
+    check_report_folder(out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="mjstats-report-") as scratch:
         builder = _Builder(ds, out, ruleset, Path(scratch))
+        builder.force = force
         wanted = resolve_periods(periods, builder.available)
+        for name in [INDEX, *(p.filename for p in wanted)]:  # before any page is written
+            check_page_target(out / name, force=force)
         # chronological within each kind, so a page's previous period is usually computed already
         for done, period in enumerate(wanted, 1):
             builder.period_page(period, wanted)

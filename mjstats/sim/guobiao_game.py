@@ -146,7 +146,9 @@ class _Game:
                 drawn,
                 self_drawn=True,
                 kong_win=after_kong,
-                last_tile=self.pos[seat] >= WALL_SIZE,
+                # 妙手回春: the next seat's wall is empty (nobody draws after this), whatever is
+                # left in the winner's own wall (botzone-format.md: the judge's isWallLast)
+                last_tile=self.pos[(seat + 1) % 4] >= WALL_SIZE,
                 fourth_tile=visible[drawn] >= 3,
             )
             if fans is not None and self.bots[seat].wants_win(False, False, False):
@@ -212,7 +214,9 @@ class _Game:
         self.emit(EventKind.DISCARD, seat, tile)
         self.update_standing(seat)
         nxt = (seat + 1) % 4
-        last = self.pos[nxt] >= WALL_SIZE  # the discard before Huang: only Hu
+        # the discard before Huang (the seat after the discarder has an empty wall): only Hu,
+        # and a win on it is 海底捞月 (the flag the discarder's last draw or chi/peng set)
+        last = self.pos[nxt] >= WALL_SIZE
         claims: list[tuple[int, int, str, int, object]] = []  # (rank, distance, kind, seat, data)
         for d in (1, 2, 3):
             s = (seat + d) % 4

@@ -14,7 +14,7 @@ from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
 
-__all__ = ["COMPUTE", "compute", "compute_all", "result_rows"]
+__all__ = ["COMPUTE", "STATISTICS", "compute", "compute_all", "plain_frame", "result_rows"]
 
 COMPUTE = {**outcomes.COMPUTE, **fans.COMPUTE, **gold.COMPUTE, **streaks.COMPUTE}
 
@@ -69,7 +69,14 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
     return out
 
 
-def _plain(value: Any) -> Any:
+# columns that hold a statistic (a real number even when it happens to be whole); every other
+# numeric column holds counts, group values or sums, written as integers when they are whole
+STATISTICS = frozenset({"value", "ci_low", "ci_high", "mean_count", "z", "p_value"})
+
+
+def _plain(value: Any, whole: bool = True) -> Any:
+    """A plain Python value; with ``whole``, a float that is a whole number becomes an int (a
+    count stored in a float column because other rows of the column are empty)."""
     if value is None:
         return None
     if hasattr(value, "item"):
@@ -77,9 +84,19 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float):
         if math.isnan(value):
             return None
-        if value.is_integer() and abs(value) < 2**53:
+        if whole and value.is_integer() and abs(value) < 2**53:
             return int(value)
     return value
+
+
+def plain_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with whole numbers as integers outside the statistic columns (for CSV: a
+    count column that is empty in some rows is float in pandas, and would print ``16.0``)."""
+    out = frame.copy()
+    for name in out.columns:
+        if name not in STATISTICS and pd.api.types.is_float_dtype(out[name].dtype):
+            out[name] = pd.Series([_plain(v) for v in out[name]], index=out.index, dtype=object)
+    return out
 
 
 def result_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -95,10 +112,10 @@ def result_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"metric": rec["metric"], "by": by}
         for name in fixed[1:]:
             if name in rec:
-                row[name] = _plain(rec[name])
+                row[name] = _plain(rec[name], name not in STATISTICS)
         for name, value in rec.items():
             if name not in row and name not in keys and name not in fixed:
-                plain = _plain(value)
+                plain = _plain(value, name not in STATISTICS)
                 if plain is not None:
                     row[name] = plain
         rows.append(row)

@@ -11,6 +11,7 @@ import pandas as pd
 
 from mjstats.stats.grouping import HAND_KEYS, mean_rows, normalize_by, rate_rows
 from mjstats.stats.intervals import cochran_armitage
+from mjstats.stats.labels import trend_note
 from mjstats.stats.tables import DatasetLike, base_tables
 
 __all__ = ["COMPUTE", "dealer_streaks", "streak_trend"]
@@ -105,12 +106,12 @@ def streak_trend(ds: DatasetLike, by=None) -> pd.DataFrame:
             metric="streak_trend", numerator=test.successes, denominator=test.trials,
             value=test.slope, ci_low=test.ci_low, ci_high=test.ci_high, hands=len(streak),
             small_sample=len(streak) < 100, z=test.z, p_value=test.p_value, levels=test.levels,
-            top_level=top,
+            top_level=top, note=trend_note(test.levels, test.trials, test.successes),
         )
         rows.append(row)
     out = pd.DataFrame(rows, columns=["metric", *keys, "numerator", "denominator", "value", "ci_low",
                                       "ci_high", "hands", "small_sample", "z", "p_value", "levels",
-                                      "top_level"])
+                                      "top_level", "note"])
     out.attrs["group_keys"] = keys
     return out
 

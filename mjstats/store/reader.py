@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,8 @@ import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError
 from mjstats.records import Hand
-from mjstats.store.layout import manifest, version_path
+from mjstats.store.layout import current_version, manifest, version_path
+from mjstats.store.pins import pin_version, unpin
 from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
 
 if TYPE_CHECKING:
@@ -23,12 +25,54 @@ __all__ = ["Dataset", "iter_hands", "open_dataset"]
 
 
 class Dataset:
-    """A read-only view of the live version of a dataset folder."""
+    """A read-only view of one version of a dataset folder: the live one when opened.
+
+    The view is a snapshot: a write to the dataset after it was opened (an ingest, an audit)
+    makes a new version and does not change what this object reads; the version it reads is
+    pinned, so no writer deletes it while the object is open. ``refresh()`` gives a view of the
+    version live now; ``close()`` (or the end of a ``with`` block) drops the pin early.
+    """
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
-        self.path = version_path(self.root)
-        self.manifest: dict[str, Any] = manifest(self.path)
+        self._pin: Path | None = None
+        for _ in range(5):
+            self.path = version_path(self.root)
+            pin = pin_version(self.root, self.path.name)
+            try:
+                self.manifest: dict[str, Any] = manifest(self.path)
+            except DatasetError:
+                unpin(pin)  # collected between reading CURRENT and pinning it: read CURRENT again
+                if current_version(self.root) == self.path.name:
+                    raise
+                continue
+            self._pin = pin
+            self._finalizer = weakref.finalize(self, unpin, pin)
+            return
+        raise DatasetError(f"{self.root}: the dataset kept changing while being opened; try again")
+
+    def close(self) -> None:
+        """Release this view's pin on its version (reading on afterwards is not safe)."""
+        if self._pin is not None:
+            self._finalizer()
+
+    def __enter__(self) -> Dataset:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def is_current(self) -> bool:
+        """True while this view's version is still the dataset's live version."""
+        try:
+            return current_version(self.root) == self.path.name
+        except DatasetError:
+            return False
+
+    def refresh(self) -> Dataset:
+        """A view of the version live now (this one when nothing has changed)."""
+        return self if self.is_current else Dataset(self.root)
 
     def __repr__(self) -> str:
         return f"Dataset({str(self.root)!r}, version={self.path.name})"

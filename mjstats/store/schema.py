@@ -81,6 +81,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("n_events", pa.int32()),
             ("source", pa.string()),
             ("line", pa.int64()),
+            ("origin", pa.string()),  # where a copied hand was first recorded (canonical source)
+            ("origin_line", pa.int64()),
         ]
     ),
     "events": pa.schema(
@@ -183,6 +185,9 @@ class HandColumns:
         h["n_events"].append(len(hand.events))
         h["source"].append(prov.source if prov else None)
         h["line"].append(prov.line if prov else None)
+        origin = hand.origin
+        h["origin"].append(origin.source if origin else None)
+        h["origin_line"].append(origin.line if origin else None)
 
         e = self.cols["events"]
         n = len(hand.events)
@@ -353,8 +358,12 @@ def hands_from_tables(
     pay_rows: dict[tuple[str, int], list[int]] = {}
     for i, key in enumerate(zip(p["match_id"], p["hand_no"], strict=True)):
         pay_rows.setdefault(key, []).append(i)
+    n_hands = len(h["match_id"])
+    # datasets written before the origin columns existed have none
+    origins = h.get("origin") or [None] * n_hands
+    origin_lines = h.get("origin_line") or [None] * n_hands
     ei = 0
-    for i in range(len(h["match_id"])):
+    for i in range(n_hands):
         mid, no = h["match_id"][i], h["hand_no"][i]
         n = h["n_events"][i]
         evs = tuple(all_events[ei : ei + n])
@@ -400,4 +409,5 @@ def hands_from_tables(
             started_at=h["started_at"][i],
             meta=tuple((k, v) for k, v in h["meta"][i]),
             provenance=Provenance(source, line) if source is not None else None,
+            origin=Provenance(origins[i], origin_lines[i]) if origins[i] is not None else None,
         )

@@ -7,7 +7,7 @@ import hashlib
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,10 +16,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from mjstats.errors import DatasetError, MjstatsError
 from mjstats.formats import format_module, open_binary
 from mjstats.records import Hand, Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
-from mjstats.store.layout import current_version, manifest, new_version
+from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
+from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
+from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
 
 __all__ = ["IngestSummary", "SourceInput", "ingest_sources", "sha256_file", "write_derived"]
@@ -194,22 +197,87 @@ def ingest_sources(
     batch_records: int = BATCH_RECORDS,
     progress: Progress | None = None,
     reject_samples: int = 20,
+    wait: float | None = None,
+    on_wait: Callable[[LockHolder | None], None] | None = None,
 ) -> IngestSummary:
     """Read every input into the dataset at ``out`` in one atomic change.
 
     A source whose SHA-256 is already in the manifest is skipped (idempotent). A hand whose
     (match_id, hand_no) is already in the dataset, or earlier in this run, becomes a reject.
     ``jobs`` processes parse large inputs in parallel; the result is the same for any ``jobs``.
+    The change holds the dataset's writer lock: another writer makes this one wait up to
+    ``wait`` seconds (then DatasetBusy). ``out`` must be new, empty or a dataset; a run that
+    fails leaves no folder behind that it created.
     """
     out = Path(out)
-    summary = IngestSummary()
     inputs = list(inputs)
     for item in inputs:
         if item.read is None:
             format_module(item.format)  # an unknown format fails before any file is read
-    digests = {item.path: sha256_file(item.path) for item in inputs}
-    if out.exists() and current_version(out) is not None:
-        live = {s["sha256"] for s in manifest(out / current_version(out))["sources"]}  # type: ignore[operator]
+    digests = {item.path: _source_digest(item.path) for item in inputs}
+    check_output_folder(out)  # before the lock file is made: a user's folder stays untouched
+    created = not out.exists()
+    try:
+        with writer_lock(out, wait=wait, create=True, on_wait=on_wait):
+            try:
+                check_output_folder(out)
+                return _ingest_locked(
+                    inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
+                    batch_records=batch_records, progress=progress, reject_samples=reject_samples,
+                )
+            except BaseException:
+                if created or _only_lock_left(out):
+                    _remove_new_folder(out)
+                raise
+    except PermissionError as exc:
+        raise DatasetError(f"{out}: cannot write to the dataset: {exc.strerror}") from exc
+
+
+def _source_digest(path: Path) -> str:
+    try:
+        return sha256_file(path)
+    except IsADirectoryError:
+        raise MjstatsError(f"{path}: is a folder, not a file") from None
+    except FileNotFoundError:
+        raise MjstatsError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise MjstatsError(f"{path}: cannot read: {exc.strerror}") from exc
+
+
+def _only_lock_left(out: Path) -> bool:
+    """True when ``out`` holds nothing but what this failed run made (no dataset yet)."""
+    try:
+        return current_version(out) is None and {e.name for e in out.iterdir()} <= {LOCK_NAME, PINS_DIR}
+    except (OSError, DatasetError):
+        return False
+
+
+def _remove_new_folder(out: Path) -> None:
+    """Remove the folder a failed first ingest made, if it holds only the lock (and no pins)."""
+    if not _only_lock_left(out):
+        return
+    with suppress(OSError):
+        (out / PINS_DIR).rmdir()
+    release_and_remove(out)
+    with suppress(OSError):
+        out.rmdir()
+
+
+def _ingest_locked(
+    inputs: list[SourceInput],
+    digests: dict[Path, str],
+    out: Path,
+    *,
+    jobs: int,
+    chunk_hands: int,
+    batch_records: int,
+    progress: Progress | None,
+    reject_samples: int,
+) -> IngestSummary:
+    summary = IngestSummary()
+    live_name = current_version(out)
+    if live_name is not None:
+        live = {s["sha256"] for s in manifest(out / live_name)["sources"]}
         if all(d in live for d in digests.values()):  # nothing new: leave the dataset as it is
             summary.skipped_sources.extend(str(item.path) for item in inputs)
             return summary

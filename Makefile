@@ -3,10 +3,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_DEV := $(VENV)/.installed-dev
+STAMP_NOTEBOOK := $(VENV)/.installed-notebook
 SAMPLE := data/botzone/sample.txt
 DATASET := data/datasets/main
 
-.PHONY: report test test-all lint bench clean venv dev samples
+.PHONY: report notebooks test test-all lint bench clean venv dev samples
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +21,10 @@ $(STAMP_DEV): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev,report]'
 	touch $@ $(STAMP_RUN)
 
+$(STAMP_NOTEBOOK): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[report,notebook]'
+	touch $@ $(STAMP_RUN)
+
 venv: $(STAMP_RUN)
 dev: $(STAMP_DEV)
 
@@ -29,6 +34,12 @@ report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz --out $(DATASET)
 	$(BIN)/mjstats audit -q $(DATASET)
 	$(BIN)/mjstats report $(DATASET) --all-periods --out reports -q
+
+## JupyterLab on notebooks/ (the notebook extra installed into .venv); the notebooks read the
+## dataset the main job builds, so it runs first when that dataset is missing. Not run by tests.
+notebooks: $(STAMP_NOTEBOOK)
+	test -f $(DATASET)/CURRENT || $(MAKE) report
+	$(BIN)/jupyter lab --notebook-dir=notebooks
 
 ## Regenerate the bundled simulated samples (byte-identical for the same seed).
 SIM_HANDS := 2000

@@ -50,6 +50,7 @@ from mjstats.replay import (
     replay_hand,
 )
 from mjstats.store import open_dataset
+from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.layout import new_version
 from mjstats.store.remote import dataset_lock, is_url, local_path, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
@@ -59,73 +60,7 @@ __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "fin
 UNSUPPORTED = "unsupported"  # audited_hands status of a hand no replay profile covers yet
 MIN_BATCH = 500  # hands per task at least (smaller batches cost more than they balance)
 
-_str, _i32, _i8 = pa.string(), pa.int32(), pa.int8()
-AUDIT_SCHEMAS: dict[str, pa.Schema] = {
-    "findings": pa.schema(
-        [
-            ("match_id", _str),
-            ("hand_no", _i32),
-            ("seq", _i32),
-            ("check", _str),
-            ("severity", _str),
-            ("expected", _str),
-            ("recorded", _str),
-            ("message", _str),
-            ("ruleset", _str),
-        ]
-    ),
-    "computed_wins": pa.schema(
-        [
-            ("match_id", _str),
-            ("hand_no", _i32),
-            ("win_no", pa.int16()),
-            ("winner", _i8),
-            ("discarder", _i8),
-            ("win_tile", pa.int16()),
-            ("self_drawn", pa.bool_()),
-            ("fan_total", _i32),
-            ("recorded_fan_total", _i32),
-            ("meets_minimum", pa.bool_()),
-            ("fourth_tile", pa.bool_()),
-            ("kong_win", pa.bool_()),
-            ("last_tile", pa.bool_()),
-            ("ruleset", _str),
-        ]
-    ),
-    "computed_fans": pa.schema(
-        [
-            ("match_id", _str),
-            ("hand_no", _i32),
-            ("win_no", pa.int16()),
-            ("winner", _i8),
-            ("name", _str),
-            ("count", pa.int16()),
-            ("points", _i32),
-            ("ruleset", _str),
-        ]
-    ),
-    "computed_payments": pa.schema(
-        [
-            ("match_id", _str),
-            ("hand_no", _i32),
-            ("win_no", pa.int16()),
-            ("seat", _i8),
-            ("score", pa.int64()),
-            ("recorded_score", pa.int64()),
-            ("ruleset", _str),
-        ]
-    ),
-    "audited_hands": pa.schema(
-        [
-            ("match_id", _str),
-            ("hand_no", _i32),
-            ("ruleset", _str),
-            ("profile", _str),
-            ("status", _str),
-            ("findings", _i32),
-        ]
-    ),
-}
+AUDIT_SCHEMAS = DERIVED_SCHEMAS  # the derived tables this module writes (mjstats.store.derived_schema)
 
 
 @dataclass(frozen=True)

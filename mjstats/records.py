@@ -51,6 +51,7 @@ class EventKind(StrEnum):
     IGNORED = "ignored"  # a claim on the same discard that lost: ``claim`` = its kind
     HU = "hu"  # seat wins with ``tile``; ``from_seat`` = discarder / robbed konger
     HUANG = "huang"  # exhaustive draw: the wall ran out
+    PENALTY = "penalty"  # the judge stopped the hand for seat's wrong action (Botzone ``WA``)
 
 
 CLAIM_KINDS = frozenset({"chi", "peng", "gang", "hu"})
@@ -59,6 +60,7 @@ CLAIM_KINDS = frozenset({"chi", "peng", "gang", "hu"})
 class Outcome(StrEnum):
     WIN = "win"
     DRAW = "draw"  # exhaustive draw (荒庄)
+    PENALTY = "penalty"  # stopped for a wrong action (Botzone ``WA``): no win, a penalty paid
 
 
 class WinKind(StrEnum):

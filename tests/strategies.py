@@ -59,6 +59,9 @@ class _Table:
 
     def __init__(self, rng: random.Random, ruleset: str, dealer: int, lines: bool) -> None:
         self.rng = rng
+        # a second stream for rare endings added later (the WA penalty), seeded without drawing
+        # from ``rng``, so that every other hand stays the one the tests were written against
+        self.side = random.Random(hash(rng.getstate()[1]))
         self.ruleset = ruleset
         self.fuzhou = ruleset == "fuzhou"
         self.dealer = dealer
@@ -184,6 +187,11 @@ class _Table:
             claimed = self.claims(turn, tile)
             if isinstance(claimed, Result):
                 return claimed
+            if claimed is None and self.side.random() < 0.001:  # a wrong action stops the hand (WA)
+                offender = self.side.randrange(4)
+                self.emit(_K.PENALTY, offender)
+                penalty = tuple(-30 if s == offender else 10 for s in range(4))
+                return Result(Outcome.PENALTY, scores=penalty if self.side.random() < 0.8 else None)
             if claimed is None:
                 turn, need_draw = (turn + 1) % 4, True
             else:

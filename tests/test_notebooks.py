@@ -11,14 +11,26 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_report_data import ROOT, bundled_dataset, first_month  # noqa: F401  (fixture)
+from tests.test_report_data import (  # noqa: F401  (fixtures)
+    ROOT,
+    bundled_dataset,
+    first_month,
+    make_report_dataset,
+)
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EXPECTED = ("01_audit_walkthrough", "02_win_rates", "03_fans", "04_gold", "05_dealer_streaks")
-PUBLIC = ("mjstats", "mjstats.stats", "mjstats.audit", "mjstats.replay", "mjstats.replay.explain")
+PUBLIC = (
+    "mjstats",
+    "mjstats.stats",
+    "mjstats.audit",
+    "mjstats.replay",
+    "mjstats.replay.explain",
+    "mjstats.report",
+)
 
 
 def parameters_cell(nb) -> int:
@@ -46,6 +58,11 @@ def test_committed_notebook_is_stripped_and_parameterised(path: Path) -> None:
     for cell in nb.cells:
         for module in re.findall(r"^\s*(?:from|import) (mjstats[\w.]*)", cell.source, re.M):
             assert module in PUBLIC, f"{module} is not the public API"
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    # Chinese labels: the shared font set-up, which says once when no CJK font is installed,
+    # rather than silencing matplotlib's warnings
+    assert "use_cjk_font()" in code
+    assert "filterwarnings" not in code and "logging.ERROR" not in code and "papermill" not in code
 
 
 def _prepared(path: Path, dataset: Path, period: str | None):
@@ -88,6 +105,16 @@ def test_notebooks_run_on_the_bundled_data(bundled_dataset: Path) -> None:  # no
     # the undated hands are the Botzone sample: Guobiao only, so the gold cells must say so
     runs.append((ROOT / "notebooks" / "04_gold.ipynb", bundled_dataset, "undated"))
     assert _run_all(runs) == []
+
+
+def test_notebooks_run_on_the_make_report_dataset(make_report_dataset: Path) -> None:  # noqa: F811
+    """What a user has after ``make report``: the bundled data, audited clean (no findings file)."""
+    from mjstats import open_dataset
+
+    ds = open_dataset(make_report_dataset)
+    assert ds.table("audited_hands")["status"].eq("clean").all()
+    assert ds.table("findings").empty
+    assert _run_all([(path, make_report_dataset, None) for path in NOTEBOOKS]) == []
 
 
 @pytest.mark.slow

@@ -14,10 +14,12 @@ from tests.test_report_data import (  # noqa: F401  (fixtures)
     EVIL_NAME,
     bundled_dataset,
     bundled_report,
+    make_report_dataset,
     report_periods,
 )
 
-SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "glossary", "provenance")
+# the sections of a period page (the glossary has a page of its own)
+SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "provenance")
 # figure id prefixes (see mjstats.report.sections) a page with both rulesets and findings must hold
 FIGURES_BOTH = (
     "findings",
@@ -234,3 +236,24 @@ def test_rerunning_the_audit_then_the_report_changes_nothing(tmp_path: Path, sam
     assert names == [p.relative_to(tmp_path / "two") for p in second]
     for a, b in zip(first, second, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
+
+
+@pytest.mark.slow
+def test_committed_report_is_what_make_report_builds(
+    make_report_dataset: Path,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """reports/ holds the report of the bundled data byte for byte (rebuild it with make report
+    after changing anything a page shows; the same matplotlib version gives the same figures)."""
+    from tests.test_report_data import ROOT, make_report_recipe
+
+    report = make_report_recipe()[-1]
+    assert report[3:] == ["report", "data/datasets/main", "--all-periods", "--out", "reports", "-q"]
+    monkeypatch.chdir(make_report_dataset.parents[2])  # the Makefile's paths are relative
+    build_report(Path("data/datasets/main"), tmp_path, periods="all")
+    built = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.html"))
+    committed = sorted(p.relative_to(ROOT / "reports") for p in (ROOT / "reports").rglob("*.html"))
+    assert built == committed
+    for name in built:
+        assert (tmp_path / name).read_bytes() == (ROOT / "reports" / name).read_bytes(), name

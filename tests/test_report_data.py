@@ -8,7 +8,12 @@ instead), plus a small Guobiao set with recorded faults whose first player is na
 
 from __future__ import annotations
 
+import os
+import re
+import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,6 +64,42 @@ def build_bundled_dataset(folder: Path) -> Path:
     return dataset
 
 
+def make_report_recipe() -> list[list[str]]:
+    """The commands of the Makefile's ``report`` target (the main job), variables expanded, with
+    ``$(BIN)/mjstats`` as ``python -m mjstats``: what ``make report`` runs, read from the Makefile."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    variables = dict(re.findall(r"^([A-Z_]+) :?= (.*)$", text, re.M))
+    recipe = re.search(r"^report:.*\n((?:\t.*\n)+)", text, re.M)
+    assert recipe, "the Makefile has no report target"
+    commands = []
+    for line in recipe.group(1).splitlines():
+        line = re.sub(r"\$\(([A-Z_]+)\)", lambda m: variables[m.group(1)], line.strip())
+        words = shlex.split(line)
+        assert words[0].endswith("/mjstats"), line
+        commands.append([sys.executable, "-m", "mjstats", *words[1:]])
+    return commands
+
+
+def build_make_report_dataset(folder: Path, *, report: bool = False) -> Path:
+    """Run the ``make report`` commands in ``folder`` (the bundled data read from the project,
+    the dataset written at the Makefile's relative path below ``folder``); the report itself only
+    when ``report`` (into ``folder``/reports). Returns the dataset path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for data in ("data/botzone", "data/sim"):
+        (folder / data).parent.mkdir(parents=True, exist_ok=True)
+        if not (folder / data).exists():
+            (folder / data).symlink_to(ROOT / data)
+    dataset = None
+    for command in make_report_recipe():
+        if command[3] == "report":
+            dataset = Path(command[4])
+            if not report:
+                continue
+        subprocess.run(command, cwd=folder, env=env, check=True, capture_output=True, timeout=600)
+    assert dataset is not None
+    return folder / dataset
+
+
 def _once(folder: Path, build) -> Path:
     """Build into ``folder`` once per test session, whichever module asks first (the fixtures
     are imported by several test modules, and each import is a fixture of its own)."""
@@ -76,6 +117,13 @@ def _once(folder: Path, build) -> Path:
 def bundled_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled data, ingested and audited (built once per session)."""
     return _once(tmp_path_factory.getbasetemp() / "bundled-data", build_bundled_dataset) / "dataset"
+
+
+@pytest.fixture(scope="session")
+def make_report_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The dataset ``make report`` builds (its commands, read from the Makefile), built once."""
+    folder = _once(tmp_path_factory.getbasetemp() / "make-report", build_make_report_dataset)
+    return folder / make_report_recipe()[-1][4]
 
 
 def first_month(dataset: Path) -> str:

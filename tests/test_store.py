@@ -189,6 +189,7 @@ def test_an_unknown_format_is_an_error_before_anything_is_written(sample_path, t
     from mjstats.errors import MjstatsError
 
     out = tmp_path / "ds"
-    with pytest.raises(MjstatsError, match=r"unknown format 'nope' \(known: botzone, canonical, pmn\)"):
+    known = "botzone, botzone-json, canonical, human-tsv, pmn"
+    with pytest.raises(MjstatsError, match=rf"unknown format 'nope' \(known: {known}\)"):
         ingest_sources([SourceInput(sample_path, "nope")], out)
     assert not out.exists()

@@ -8,9 +8,13 @@ import sys
 from pathlib import Path
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
+from mjstats.errors import MjstatsError
 from mjstats.formats import FORMATS, reader_for
+from mjstats.formats.detect import InputFile, detect_format, is_companion, list_inputs
 from mjstats.progress import ProgressLine
 from mjstats.store import SourceInput, ingest_sources, open_dataset
+
+AUTO = "auto"
 
 WARN_LIMIT = 20  # reject lines printed before "... and N more"
 
@@ -23,8 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "rejects table; the rest is still read. Re-ingesting a file already in the dataset "
         "adds nothing.",
     )
-    p.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    p.add_argument("--format", "-f", required=True, choices=sorted(FORMATS))
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE|FOLDER")
+    p.add_argument(
+        "--format", "-f", default=AUTO, choices=[AUTO, *sorted(FORMATS)],
+        help="the records' format (default: auto, told from each file's first bytes); "
+        "folders are read recursively, hidden files skipped",
+    )
     p.add_argument("--out", "-o", required=True, type=Path, metavar="DATASET")
     p.add_argument(
         "--jobs", "-j", type=int, default=os.cpu_count() or 1,
@@ -36,16 +44,64 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from mjstats.errors import MjstatsError
+def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], list[str], list[str]]:
+    """The inputs to read with their formats, the files skipped (a line each, why) and the
+    problems (a line each: named files that cannot be read as asked; nothing of them is read,
+    so that ingesting them again with the right format works)."""
+    inputs: list[SourceInput] = []
+    skipped: list[str] = []
+    problems: list[str] = []
+    for item in files:
+        path = item.path
+        if is_companion(path):
+            skipped.append(f"skipped {path}: a Botzone metadata file (read beside its _lite.json)")
+            continue
+        detected = detect_format(path)
+        if fmt == AUTO:
+            if detected is None:
+                why = f"{path}: cannot tell its format from its first bytes; name one with --format"
+                (problems if item.named else skipped).append(why if item.named else f"skipped {why}")
+                continue
+            chosen = detected
+        else:
+            chosen = fmt
+            if detected is not None and detected != fmt:
+                if item.named:
+                    problems.append(
+                        f"{path}: no {fmt} records here: it reads as {detected} "
+                        f"(use --format {detected}, or --format auto)"
+                    )
+                else:
+                    skipped.append(f"skipped {path}: {detected}, not {fmt}")
+                continue
+            if detected is None and not item.named:
+                skipped.append(f"skipped {path}: not recognisably {fmt}")
+                continue
+        try:
+            reader = reader_for(chosen)
+        except MjstatsError as exc:
+            problems.append(f"{path}: {exc}")
+            continue
+        module = sys.modules[reader.__module__]
+        streaming = hasattr(module, "split_records") and hasattr(module, "parse_record")
+        inputs.append(SourceInput(path, chosen, None if streaming else reader))
+    return inputs, skipped, problems
 
-    for path in args.files:
-        if not path.is_file():
-            raise MjstatsError(f"{path}: no such file")
-    reader_for(args.format)  # an unknown format fails here, before anything is written
+
+def run(args: argparse.Namespace) -> int:
+    if args.format != AUTO:
+        reader_for(args.format)  # an unknown format fails here, before anything is written
     if args.jobs < 1:
         raise MjstatsError(f"--jobs must be at least 1, not {args.jobs}")
-    inputs = [SourceInput(path, args.format) for path in args.files]
+    inputs, skipped, problems = choose_inputs(list_inputs(args.files), args.format)
+    for line in skipped:
+        print(line, file=sys.stderr)
+    if not inputs:
+        for line in problems:
+            print(f"mjstats ingest: error: {line}", file=sys.stderr)
+        if not problems:
+            print("mjstats ingest: error: no record files to read", file=sys.stderr)
+        return 2
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:
         summary = ingest_sources(
@@ -75,4 +131,6 @@ def run(args: argparse.Namespace) -> int:
             f"(wins {summary.wins:,}, exhaustive draws {summary.draws:,})   "
             f"events {summary.events:,}   rejects {summary.rejects:,}"
         )
-    return 2 if args.strict and summary.rejects else 0
+    for line in problems:
+        print(f"mjstats ingest: error: {line}", file=sys.stderr)
+    return 2 if problems or (args.strict and summary.rejects) else 0

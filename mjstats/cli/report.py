@@ -11,8 +11,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "report",
         help="write the HTML report (a page per period, an index)",
         description="Write a self-contained HTML page per period (overview, audit, win rates, fans, "
-        "gold, dealer streaks, glossary, provenance) and an index linking them. Pages work offline "
-        "and the same dataset always gives the same bytes. See docs/reports.md.",
+        "gold, dealer streaks, provenance), a page listing every audit finding, a glossary, a page "
+        "per flagged hand and an index linking them. Pages work offline and the same dataset always "
+        "gives the same bytes. See docs/reports.md.",
     )
     p.add_argument("dataset", type=Path, metavar="DATASET")
     which = p.add_mutually_exclusive_group()
@@ -61,8 +62,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    pages = [p for p in written if p.parent == args.out and p.name != "index.html"]
-    hands = len(written) - len(pages) - 1
-    print(f"wrote {len(pages)} period page(s) and {hands} hand page(s) to {args.out}/")
+    shared = {"index.html", "findings.html", "glossary.html"}  # written on every run
+    pages = [p for p in written if p.parent == args.out and p.name not in shared]
+    hands = [p for p in written if p.parent != args.out]
+    print(
+        f"wrote {len(pages)} period page(s), the findings page, the glossary and "
+        f"{len(hands)} hand page(s) to {args.out}/"
+    )
     print(args.out / "index.html")
     return 0

@@ -16,9 +16,12 @@ from mjstats.records import Hand, Reject
 __all__ = ["FORMATS", "format_module", "open_binary", "open_text_writer", "reader_for"]
 
 # format name -> (module, reader function); readers take a path and yield Hand | Reject
+# (modules are imported on first use: ``pmn`` is registered even where its module is not there yet)
 FORMATS: dict[str, tuple[str, str]] = {
     "botzone": ("mjstats.formats.botzone", "read_botzone"),
+    "botzone-json": ("mjstats.formats.botzone_json", "read_botzone_json"),
     "canonical": ("mjstats.formats.canonical", "read_canonical"),
+    "human-tsv": ("mjstats.formats.human_tsv", "read_human_tsv"),
     "pmn": ("mjstats.formats.pmn", "read_pmn"),
 }
 
@@ -32,8 +35,16 @@ def format_module(name: str) -> str:
 
 
 def reader_for(name: str) -> Callable[[Path], Iterator[Hand | Reject]]:
-    """The reader function of a format name (``botzone``, ``canonical``, ``pmn``)."""
-    return getattr(importlib.import_module(format_module(name)), FORMATS[name][1])
+    """The reader function of a format name (``botzone``, ``canonical``, ...); a format whose
+    module is not installed is an MjstatsError naming it."""
+    module = format_module(name)
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise MjstatsError(f"format {name!r} is not available here ({module} is missing)") from None
+    return getattr(loaded, FORMATS[name][1])
 
 
 def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:

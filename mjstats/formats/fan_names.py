@@ -1,38 +1,60 @@
-"""Guobiao fan numbers and platform fan names -> the names mjstats' records use.
+"""Every source's fan names mapped to mjstats' (the Chinese names of ``mjstats.rules.guobiao``).
 
-Formats that number the fans (PMN's ``Fan`` tag: ids 1..81 in the order of the Guobiao fan
-table) and platforms that spell a fan differently all map here, so every reader stores one name
-per fan: the Chinese name of ``mjstats.rules.guobiao.fans`` (Botzone's). The numbering comes
-from that table itself (its ``order``), so it cannot drift from the calculator.
+One section per source; PMN numbers the fans instead (``id`` 1..81 in the order of the
+Guobiao fan table, taken from that table itself so it cannot drift). A name that is neither
+ours nor in the source's table is an error naming it (:func:`our_fan_name` raises
+``KeyError``): readers turn it into a reject, never drop it. Our names are those of PyMahjongGB 1.3.0, the calculator Botzone scores with.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from mjstats.rules.guobiao import FAN_BY_NAME
 from mjstats.rules.guobiao.fans import FANS
 
-__all__ = ["FAN_ALIASES", "FAN_NAME_BY_ID", "fan_name", "fan_name_of_id"]
+__all__ = [
+    "BOTZONE_FAN_NAMES",
+    "FAN_NAME_BY_ID",
+    "HUMAN_2017_FAN_NAMES",
+    "OUR_FAN_NAMES",
+    "fan_name_of_id",
+    "our_fan_name",
+]
 
-# id 1..81 -> name; 82 (明暗杠, a later Mahjong International League rule) is not numbered by
-# the 81-fan formats, so it is left out on purpose.
-FAN_NAME_BY_ID: dict[int, str] = {fan.order: fan.name for fan in FANS if 1 <= fan.order <= 81}
+OUR_FAN_NAMES = frozenset(FAN_BY_NAME)
 
-# Other spellings of the same fans seen in real records (reference real-formats.md):
-# the 2017 human-play platform's, and PyMahjongGB 1.4's renamed wait fans (botzone-format.md).
-FAN_ALIASES: dict[str, str] = {
-    "断幺九": "断幺",
-    "坎张": "嵌张",
+# --- Botzone (text records, match logs, judge displays) ----------------------------------------
+# Botzone writes our names; PyMahjongGB 1.4.0 renamed the three single-wait fans
+# (shared/reference/botzone-format.md), and records of either version are read.
+BOTZONE_FAN_NAMES: Mapping[str, str] = {
     "独听・边张": "边张",
     "独听・嵌张": "嵌张",
     "独听・单钓": "单钓将",
 }
 
+# --- the 2017 human-play logs (human-tsv) -----------------------------------------------------
+# The platform's names where they differ from ours (real-formats.md section 2 and the samples).
+HUMAN_2017_FAN_NAMES: Mapping[str, str] = {
+    "断幺九": "断幺",
+    "坎张": "嵌张",
+    "单调将": "单钓将",
+}
+
+
+def our_fan_name(name: str, table: Mapping[str, str]) -> str:
+    """``name`` in our vocabulary: ours as it is, else the source table's entry; KeyError else."""
+    if name in OUR_FAN_NAMES:
+        return name
+    return table[name]
+
+
+# --- PMN (mahjongsoft boards): fans by number ----------------------------------------------------
+# id 1..81 -> our name, in the Guobiao fan table's order (reference guobiao.md); 82 (明暗杠, a
+# later Mahjong International League rule) is not numbered by the 81-fan formats.
+FAN_NAME_BY_ID: Mapping[int, str] = {fan.order: fan.name for fan in FANS if 1 <= fan.order <= 81}
+
 
 def fan_name_of_id(number: int) -> str | None:
-    """The fan name of a Guobiao fan number 1..81, or None for a number that names no fan."""
+    """Our name of a Guobiao fan number 1..81, or None for a number that names no fan."""
     return FAN_NAME_BY_ID.get(number)
-
-
-def fan_name(name: str) -> str:
-    """A platform's fan name as mjstats writes it (unknown names come back unchanged, so the
-    audit can report them rather than have them dropped)."""
-    return FAN_ALIASES.get(name, name)

@@ -10,6 +10,7 @@ from mjstats.replay.botzone import BOTZONE, BotzoneProfile
 from mjstats.replay.checks import CATALOGUE, Check
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.fuzhou import FuzhouReplayProfile, fuzhou_profile  # registers seed, platform
+from mjstats.replay.human2017 import HUMAN2017  # registers guobiao/human2017
 from mjstats.replay.mcr import DUPLICATE, MCR, McrProfile  # registers mcr, duplicate, pmn
 from mjstats.replay.profile import (
     ComputedFan,
@@ -25,6 +26,7 @@ __all__ = [
     "BOTZONE",
     "CATALOGUE",
     "DUPLICATE",
+    "HUMAN2017",
     "MCR",
     "BotzoneProfile",
     "Check",

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from mjstats.formats.fan_names import BOTZONE_FAN_NAMES
 from mjstats.records import Hand
 from mjstats.replay.profile import ComputedFan, ComputedWin, ReplayProfile, Wall, WinContext
 
@@ -18,8 +20,6 @@ __all__ = ["BOTZONE", "BotzoneProfile", "PerSeatWalls", "guobiao_win"]
 WALL_PER_SEAT = 34
 DEALT = 13
 
-# PyMahjongGB 1.4.0 renamed three wait fans (botzone-format.md); records of either version compare.
-_FAN_ALIASES = {"独听・边张": "边张", "独听・嵌张": "嵌张", "独听・单钓": "单钓将"}
 
 
 class PerSeatWalls(Wall):
@@ -85,7 +85,16 @@ class BotzoneProfile(ReplayProfile):
         return self.calculator(ctx)
 
     def fan_key(self, name: str) -> str:
-        return _FAN_ALIASES.get(name, name)
+        # PyMahjongGB 1.4.0 renamed three wait fans (botzone-format.md): either version compares
+        return BOTZONE_FAN_NAMES.get(name, name)
+
+    @property
+    def replay_class(self) -> Any:  # type: ignore[override]
+        """The replay with the wall, canHu and penalty checks (imported here: it imports the
+        neutral replayer, which imports this module)."""
+        from mjstats.replay.botzone_replay import BotzoneReplay
+
+        return BotzoneReplay
 
 
 BOTZONE = BotzoneProfile()

@@ -206,6 +206,42 @@ CATALOGUE: dict[str, Check] = {
             "Huang only when the seat that must draw has an empty wall",
             "botzone-format.md: a hand ends in Huang when a player who must draw has an empty wall",
         ),
+        # --- what only some records carry (mjstats.replay.botzone_replay, human2017) -----------
+        Check(
+            "wall.draw",
+            _E,
+            "with Hand.wall: every dealt and drawn tile is the next tile of the seat's own wall "
+            "(wall[34s:34s+34] in draw order: Botzone's walltiles part taken from its end)",
+            "real-formats.md section 1: seat s's wall is walltiles[34*s:34*s+34], drawn by pop()",
+        ),
+        Check(
+            "judge.can_hu",
+            _E,
+            "every canHu value the Botzone judge logged is ours: a value >= 0 is the fan count we "
+            "find for that seat's win at that step; a negative one means we find no win of 8 fan",
+            "real-formats.md section 1: canHu[4], the judge's fan count if the seat could win",
+        ),
+        Check(
+            "result.gain",
+            _E,
+            "the winner's recorded gain is the computed payment: 24 + F on a discard, "
+            "3 x (8 + F) self-drawn, 0 in a drawn hand",
+            "real-formats.md section 2: the gain, Botzone's duplicate scoring",
+        ),
+        Check(
+            "win.refused",
+            _E,
+            "a declared win the platform did not accept (a Hu with play after it) is no valid "
+            "win of at least 8 fan, flowers excluded",
+            "real-formats.md section 2: a 和牌 line inside a drawn hand",
+        ),
+        Check(
+            "flower.replacement",
+            _E,
+            "only a flower the seat holds is set aside, on its own turn, and a replacement draw "
+            "follows at once",
+            "real-formats.md section 2: 补花 then 补花后摸牌",
+        ),
         # --- Fuzhou (mjstats.replay.fuzhou; reference fuzhou.md, seeds 000 and 003) ---------------
         Check(
             "fuzhou.wall",

@@ -1,5 +1,6 @@
-"""The audit section: hands by replay status, findings by check, and the worst hands, each with
-the turn-by-turn text of ``mjstats audit DATASET --explain MATCH_ID`` on a page of its own."""
+"""The audit on the report: a period page's section (hands by replay status, findings by check,
+the worst hands), the findings page (every finding, grouped by check), and a page per flagged
+hand with the turn-by-turn text of ``mjstats audit DATASET --explain MATCH_ID``."""
 
 from __future__ import annotations
 
@@ -8,17 +9,28 @@ import re
 from dataclasses import dataclass
 
 import pandas as pd
+import pyarrow.parquet as pq
 
 from mjstats import stats
 from mjstats.report import figures
 from mjstats.report.content import Block, Figure, Row, Section, Table
 from mjstats.report.formatting import count, interval, share
-from mjstats.report.sections import derived_table, ruleset_name
+from mjstats.report.sections import ruleset_name
 from mjstats.store import Dataset
 
-__all__ = ["WORST_HANDS", "HandPage", "audit_section", "explain_text", "hand_page_name"]
+__all__ = [
+    "FINDINGS_PAGE",
+    "WORST_HANDS",
+    "HandPage",
+    "audit_section",
+    "explain_texts",
+    "findings_sections",
+    "hand_findings",
+    "hand_page_name",
+]
 
 WORST_HANDS = 10
+FINDINGS_PAGE = "findings.html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +54,7 @@ def audit_section(ds: Dataset) -> tuple[Section, list[HandPage]]:
     """The section, and the worst hands (whose pages the caller writes)."""
     from mjstats.replay import CATALOGUE
 
-    audited = derived_table(ds, "audited_hands")
+    audited = ds.table("audited_hands")
     hands = ds.table("hands", columns=["hand_no"])
     if audited.empty:
         empty = (
@@ -51,7 +63,7 @@ def audit_section(ds: Dataset) -> tuple[Section, list[HandPage]]:
             else "This dataset has not been audited: run `mjstats audit DATASET` and rebuild the report."
         )
         return Section("audit", "Audit", empty=empty), []
-    findings = derived_table(ds, "findings")
+    findings = ds.table("findings")
     blocks = []
     status = audited.groupby(["ruleset", "status"], observed=True).size().reset_index(name="n")
     status_rows = []
@@ -163,6 +175,7 @@ def audit_section(ds: Dataset) -> tuple[Section, list[HandPage]]:
             text=f"The {len(pages)} hands with the most errors (then warnings). Each links to its "
             "turn-by-turn replay, the text `mjstats audit DATASET --explain MATCH_ID --hand N` prints.",
             tables=(worst,),
+            link=("Every finding, grouped by check, each hand linked", FINDINGS_PAGE),
         )
     )
     return Section("audit", "Audit", intro=_INTRO, blocks=tuple(blocks)), pages
@@ -221,16 +234,141 @@ def _worst_hands(findings: pd.DataFrame, audited: pd.DataFrame) -> tuple[Table, 
     ), pages
 
 
-def hand_findings(ds: Dataset, page: HandPage) -> Table:
-    """The stored findings of one hand, in event order."""
-    findings = derived_table(ds, "findings")
+def _hand_label(match_id: str, hand_no: int) -> str:
+    return f"{match_id} #{hand_no}"
+
+
+def _event(seq: object) -> str:
+    """A finding's place in the hand: its event number, or the hand's result."""
+    return "result" if pd.isna(seq) else f"#{int(seq)}"
+
+
+def _text(value: object) -> str:
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def _slug(check: str) -> str:
+    return "check-" + (re.sub(r"[^A-Za-z0-9_.-]+", "-", check).strip("-") or "unnamed")
+
+
+def findings_sections(ds: Dataset) -> tuple[list[Section], list[HandPage]]:
+    """The findings page: a summary by check, then every finding of each check (hand, event,
+    expected, recorded, message), each hand linking to its page (returned for the caller)."""
+    from mjstats.replay import CATALOGUE
+
+    audited = ds.table("audited_hands", columns=["match_id", "hand_no", "ruleset"])
+    if audited.empty:
+        empty = (
+            "The dataset holds no hands."
+            if ds.table("hands", columns=["hand_no"]).empty
+            else "This dataset has not been audited: run `mjstats audit DATASET` and rebuild the report."
+        )
+        return [Section("findings", "Findings", empty=empty)], []
+    findings = ds.table("findings")
+    if findings.empty:
+        return [
+            Section(
+                "findings",
+                "Findings",
+                empty=f"No findings: every one of the {count(len(audited))} audited hands is clean.",
+            )
+        ], []
+    findings = findings.sort_values(
+        ["match_id", "hand_no", "seq", "check"], na_position="last", kind="stable"
+    ).reset_index(drop=True)
+    keyed = audited[["match_id", "hand_no", "ruleset"]].itertuples(index=False)
+    rulesets = {(str(m), int(h)): str(r) for m, h, r in keyed}
+    pages: dict[tuple[str, int], HandPage] = {}
+    for match_id, hand_no in findings[["match_id", "hand_no"]].drop_duplicates().itertuples(index=False):
+        key = (str(match_id), int(hand_no))
+        pages[key] = HandPage(*key, rulesets.get(key, ""), hand_page_name(*key))
+    by_check = (
+        findings.groupby("check", sort=False)
+        .agg(severity=("severity", "first"), findings=("check", "size"))
+        .reset_index()
+    )
+    by_check["hands"] = [
+        len(findings.loc[findings["check"] == c, ["match_id", "hand_no"]].drop_duplicates())
+        for c in by_check["check"]
+    ]
+    by_check = by_check.sort_values(["findings", "check"], ascending=[False, True], kind="stable")
+    summary = Table(
+        ("Check", "Severity", "Findings", "Hands", "What it verifies"),
+        (False, False, True, True, False),
+        tuple(
+            Row(
+                (
+                    str(r["check"]),
+                    str(r["severity"]),
+                    count(r["findings"]),
+                    count(r["hands"]),
+                    CATALOGUE[r["check"]].title if r["check"] in CATALOGUE else "",
+                ),
+                link=f"#{_slug(str(r['check']))}",
+            )
+            for _, r in by_check.iterrows()
+        ),
+    )
+    sections = [
+        Section(
+            "summary",
+            "Findings by check",
+            intro=f"{count(len(findings))} findings in {count(len(pages))} of the {count(len(audited))} "
+            "audited hands. Check codes are stable (docs/audit.md lists each with its rule); every hand "
+            "links to its findings and its turn-by-turn replay.",
+            blocks=(Block("Checks", tables=(summary,)),),
+        )
+    ]
+    for _, r in by_check.iterrows():
+        check = str(r["check"])
+        mine = findings[findings["check"] == check]
+        rows = tuple(
+            Row(
+                (
+                    _hand_label(str(f.match_id), int(f.hand_no)),
+                    ruleset_name(pages[(str(f.match_id), int(f.hand_no))].ruleset),
+                    _event(f.seq),
+                    str(f.severity),
+                    _text(f.expected),
+                    _text(f.recorded),
+                    _text(f.message),
+                ),
+                link=pages[(str(f.match_id), int(f.hand_no))].filename,
+            )
+            for f in mine.itertuples(index=False)
+        )
+        title = CATALOGUE[check].title if check in CATALOGUE else ""
+        sections.append(
+            Section(
+                _slug(check),
+                check,
+                intro=(f"What it verifies: {title}. " if title else "")
+                + f"{count(r['findings'])} findings in {count(r['hands'])} hands.",
+                blocks=(
+                    Block(
+                        "",
+                        tables=(
+                            Table(
+                                ("Hand", "Ruleset", "Event", "Severity", "Expected", "Recorded", "Message"),
+                                (False,) * 7,
+                                rows,
+                            ),
+                        ),
+                    ),
+                ),
+            )
+        )
+    return sections, list(pages.values())
+
+
+def hand_findings(findings: pd.DataFrame, page: HandPage) -> Table:
+    """The findings of one hand (``findings``: the dataset's findings table), in event order."""
     mine = findings[(findings["match_id"] == page.match_id) & (findings["hand_no"] == page.hand_no)]
     mine = mine.sort_values(["seq", "check"], na_position="last", kind="stable")
     rows = tuple(
         Row((
-            "result" if pd.isna(r["seq"]) else f"#{int(r['seq'])}", str(r["check"]), str(r["severity"]),
-            str(r["message"]), "" if r["expected"] is None else str(r["expected"]),
-            "" if r["recorded"] is None else str(r["recorded"]),
+            _event(r["seq"]), str(r["check"]), str(r["severity"]), _text(r["message"]),
+            _text(r["expected"]), _text(r["recorded"]),
         ))
         for _, r in mine.iterrows()
     )  # fmt: skip
@@ -239,18 +377,31 @@ def hand_findings(ds: Dataset, page: HandPage) -> Table:
     )
 
 
-def explain_text(ds: Dataset, page: HandPage) -> str:
-    """The ``--explain`` text of one hand (or why there is none)."""
-    from mjstats.audit import find_hands
+def explain_texts(ds: Dataset, pages: list[HandPage]) -> dict[str, str]:
+    """The ``--explain`` text of each page's hand (or why there is none), by page file name.
+    Each part file holding a wanted hand is read once."""
     from mjstats.replay import replay_hand
     from mjstats.replay.explain import explain_hand
 
-    hands = find_hands(ds.root, page.match_id, page.hand_no)
-    if not hands:
-        return f"match {page.match_id} hand {page.hand_no}: not found in the dataset"
-    try:
-        return explain_hand(hands[0], replay_hand(hands[0], explain=True))
-    except Exception as exc:  # the replayer is a colleague's work in progress: keep the report going
-        return (
-            f"match {page.match_id} hand {page.hand_no}: could not be replayed ({type(exc).__name__}: {exc})"
-        )
+    wanted = {(p.match_id, p.hand_no): p for p in pages}
+    texts: dict[str, str] = {}
+    for ruleset, period, part in ds.parts() if wanted else ():
+        sub = f"ruleset={ruleset}/period={period}/{part}"
+        ids = set(pq.read_table(ds.path / "hands" / sub, columns=["match_id"]).column("match_id").to_pylist())
+        if not any(m in ids for m, _ in wanted):
+            continue
+        for hand in ds.read_part(ruleset, period, part):
+            page = wanted.get((hand.match_id, hand.hand_no))
+            if page is None or page.filename in texts:
+                continue
+            try:
+                texts[page.filename] = explain_hand(hand, replay_hand(hand, explain=True))
+            except Exception as exc:  # one hand the replayer cannot take must not stop the report
+                texts[page.filename] = (
+                    f"match {page.match_id} hand {page.hand_no}: could not be replayed "
+                    f"({type(exc).__name__}: {exc})"
+                )
+    for page in pages:
+        missing = f"match {page.match_id} hand {page.hand_no}: not found in the dataset"
+        texts.setdefault(page.filename, missing)
+    return texts

@@ -1,4 +1,5 @@
-"""Building the report folder: one HTML page per period, the worst hands' replays, an index.
+"""Building the report folder: one HTML page per period, the findings page, the glossary, a page
+per flagged hand (its findings and replay) and an index.
 
 Pages are rendered with Jinja2 (autoescape on: player names and record text are escaped) and
 written one by one to a temporary file then renamed (``os.replace``), so a reader never sees
@@ -20,7 +21,14 @@ from markupsafe import Markup, escape
 
 from mjstats import __version__
 from mjstats.report import sections
-from mjstats.report.audit_section import HandPage, audit_section, explain_text, hand_findings
+from mjstats.report.audit_section import (
+    FINDINGS_PAGE,
+    HandPage,
+    audit_section,
+    explain_texts,
+    findings_sections,
+    hand_findings,
+)
 from mjstats.report.overwrite import check_page_target, check_report_folder
 from mjstats.report.periods import ALL_TIME, UNDATED, Period, ReportError, parse_period, week_of
 from mjstats.report.slices import write_slice
@@ -30,6 +38,7 @@ from mjstats.store import Dataset, open_dataset
 __all__ = ["PeriodIndex", "available_periods", "build_report", "resolve_periods"]
 
 INDEX = "index.html"
+GLOSSARY_PAGE = "glossary.html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +142,7 @@ class _Builder:
         self.env = _environment()
         self.available = available_periods(ds, ruleset)
         self.figures: dict[str, sections.KeyFigures] = {}
-        self.hand_pages: dict[str, tuple[HandPage, Period]] = {}
+        self.hand_pages: dict[str, tuple[HandPage, dict[str, str]]] = {}  # file -> (hand, back link)
         self.written: list[Path] = []
         self.common = {
             "version": __version__,
@@ -199,11 +208,11 @@ class _Builder:
             sections.fans_section(view),
             sections.gold_section(view),
             sections.streaks_section(view),
-            sections.glossary_section(),
             sections.provenance_section(view, self.ds, period.label),
         ]
+        back = {"href": period.filename, "label": period.label}
         for page in worst:
-            self.hand_pages.setdefault(page.filename, (page, period))
+            self.hand_pages.setdefault(page.filename, (page, back))
         before, after = self.neighbours(period, built)
         info = self.available.get(period)
         rulesets = ", ".join(sections.ruleset_name(r) for r in info.rulesets) if info else "none"
@@ -225,16 +234,66 @@ class _Builder:
         if view is not self.ds:
             self.drop_view(period)
 
-    def hand_page(self, page: HandPage, period: Period) -> None:
-        html = self.env.get_template("hand.html.j2").render(
-            page=page,
-            findings=hand_findings(self.ds, page),
-            lines=explain_text(self.ds, page).splitlines(),
-            root="../",
-            back={"href": f"../{period.filename}", "label": period.label},
-            **self.common,
+    def page(self, name: str, title: str, lede: str, page_sections: Sequence[sections.Section]) -> None:
+        html = self.env.get_template("page.html.j2").render(
+            title=title, lede=lede, sections=page_sections, root="", **self.common
         )
-        self.write(page.filename, html)
+        self.write(name, html)
+
+    def glossary_page(self) -> None:
+        self.page(
+            GLOSSARY_PAGE,
+            "Glossary",
+            "What every metric counts and how the report writes numbers. Every page links here.",
+            [sections.conventions_section(), sections.glossary_section()],
+        )
+
+    def findings_page(self) -> None:
+        """Every finding (of the ruleset chosen), grouped by check; every flagged hand gets a page."""
+        everything = Period(ALL_TIME, "all")
+        view = self.view(everything)
+        page_sections, pages = findings_sections(view)
+        if view is not self.ds:
+            self.drop_view(everything)
+        back = {"href": FINDINGS_PAGE, "label": "Findings"}
+        for page in pages:
+            self.hand_pages.setdefault(page.filename, (page, back))
+        self.page(
+            FINDINGS_PAGE,
+            "Audit findings",
+            "Every problem `mjstats audit` found in the records: the check that failed, where in the "
+            "hand (event number, or the result), what the rules expect and what was recorded.",
+            page_sections,
+        )
+
+    def write_hand_pages(self) -> None:
+        findings = self.ds.table("findings")
+        chosen = [self.hand_pages[name] for name in sorted(self.hand_pages)]
+        texts = explain_texts(self.ds, [page for page, _ in chosen])
+        for page, back in chosen:
+            html = self.env.get_template("hand.html.j2").render(
+                page=page,
+                findings=hand_findings(findings, page),
+                lines=texts[page.filename].splitlines(),
+                root="../",
+                back={"href": f"../{back['href']}", "label": back["label"]},
+                **self.common,
+            )
+            self.write(page.filename, html)
+
+    def findings_summary(self) -> str:
+        """One line on the index about the findings page."""
+        audited = self.ds.table("audited_hands", columns=["ruleset"])
+        findings = self.ds.table("findings", columns=["match_id", "hand_no", "ruleset"])
+        if self.ruleset is not None:
+            audited = audited[audited["ruleset"] == self.ruleset]
+            findings = findings[findings["ruleset"] == self.ruleset]
+        if audited.empty:
+            return "not audited yet (run `mjstats audit DATASET`)"
+        if findings.empty:
+            return f"none: all {len(audited):,} audited hands are clean"
+        hands = len(findings[["match_id", "hand_no"]].drop_duplicates())
+        return f"{len(findings):,} in {hands:,} of {len(audited):,} audited hands, grouped by check"
 
     def index_page(self, built: Sequence[Period]) -> None:
         groups = []
@@ -276,7 +335,9 @@ class _Builder:
             if total
             else "The dataset holds no hands."
         )
-        html = self.env.get_template("index.html.j2").render(groups=groups, lede=lede, root="", **self.common)
+        html = self.env.get_template("index.html.j2").render(
+            groups=groups, lede=lede, findings=self.findings_summary(), root="", **self.common
+        )
         self.write(INDEX, html)
 
 
@@ -317,7 +378,8 @@ def build_report(
             builder.period_page(period, wanted)
             if progress is not None:
                 progress(done)
-        for filename in sorted(builder.hand_pages):
-            builder.hand_page(*builder.hand_pages[filename])
+        builder.findings_page()
+        builder.glossary_page()
+        builder.write_hand_pages()
         builder.index_page(wanted)
     return builder.written

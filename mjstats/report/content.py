@@ -50,6 +50,7 @@ class Block:
     tables: tuple[Table, ...] = ()
     figures: tuple[Figure, ...] = ()
     empty: str = ""  # said instead of tables and figures when there is nothing to show
+    link: tuple[str, str] | None = None  # (label, relative URL): a link after the tables
 
 
 @dataclass(frozen=True, slots=True)

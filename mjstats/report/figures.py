@@ -24,6 +24,8 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from mjstats.report import fonts
+
 __all__ = ["Point", "bars", "heatmap", "intervals", "series", "svg_of"]
 
 INK = "#1f2933"
@@ -101,7 +103,7 @@ def svg_of(fig: Figure, name: str, title: str) -> str:
     with mpl.rc_context(STYLE):
         FigureCanvasSVG(fig).print_svg(buffer, metadata={"Date": None, "Creator": None})
     text = buffer.getvalue()
-    text = text[text.index("<svg") :]
+    text = fonts.with_cjk_fonts(text[text.index("<svg") :])
     text = _NOT_XML.sub("\ufffd", text)  # control characters in record text would break the XML
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.S)
     text = _ID.sub(lambda m: f'id="{name}-{m.group(1)}"', text)

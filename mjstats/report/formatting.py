@@ -1,11 +1,21 @@
-"""Numbers as the report prints them: shares as percentages, intervals as ranges, changes
-signed (percentage points for shares), missing values as an en dash."""
+"""Numbers as the report prints them, one convention everywhere: rates and shares in percent
+(27.6%), differences of rates in percentage points (+1.2 pp, their intervals too), means and
+counts as plain numbers, intervals as ranges, missing values as an en dash."""
 
 from __future__ import annotations
 
 import math
 
-__all__ = ["change", "count", "interval", "is_missing", "number", "share"]
+__all__ = [
+    "change",
+    "count",
+    "difference_interval",
+    "interval",
+    "is_missing",
+    "number",
+    "rate_difference",
+    "share",
+]
 
 DASH = "–"
 
@@ -39,6 +49,22 @@ def interval(low: float | None, high: float | None, *, percent: bool, digits: in
     return f"{lo:,.{digits}f}–{hi:,.{digits}f}{unit}"
 
 
+def _signed(text: str) -> str:
+    return text.replace("-", "−")  # a true minus sign lines up with the plus
+
+
+def rate_difference(delta: float | None, digits: int = 1) -> str:
+    """A difference of two rates in percentage points: 0.012 -> "+1.2 pp"."""
+    return DASH if is_missing(delta) else _signed(f"{100 * float(delta):+.{digits}f} pp")
+
+
+def difference_interval(low: float | None, high: float | None, digits: int = 1) -> str:
+    """The 95% interval of a difference of rates, in percentage points: "−0.3 to +2.1 pp"."""
+    if is_missing(low) or is_missing(high):
+        return DASH
+    return _signed(f"{100 * float(low):+.{digits}f} to {100 * float(high):+.{digits}f} pp")
+
+
 def change(now: float | None, before: float | None, *, unit: str) -> str:
     """Signed change from ``before`` to ``now``: "+1.2 pp" (unit "share"), "-0.4" (a mean),
     "+12" (a count)."""
@@ -46,9 +72,7 @@ def change(now: float | None, before: float | None, *, unit: str) -> str:
         return DASH
     delta = float(now) - float(before)
     if unit == "share":
-        text = f"{100 * delta:+.1f} pp"
-    elif unit == "count":
-        text = f"{round(delta):+,}"
-    else:
-        text = f"{delta:+,.1f}"
-    return text.replace("-", "−")  # a true minus sign lines up with the plus
+        return rate_difference(delta)
+    if unit == "count":
+        return _signed(f"{round(delta):+,}")
+    return _signed(f"{delta:+,.1f}")

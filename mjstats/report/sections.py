@@ -17,12 +17,21 @@ import pandas as pd
 from mjstats import stats
 from mjstats.report import figures
 from mjstats.report.content import Block, Card, Figure, Row, Section, Table
-from mjstats.report.formatting import change, count, interval, number, share
+from mjstats.report.formatting import (
+    change,
+    count,
+    difference_interval,
+    interval,
+    number,
+    rate_difference,
+    share,
+)
 from mjstats.stats.grouping import SMALL_SAMPLE
 from mjstats.store import Dataset
 
 __all__ = [
     "KeyFigures",
+    "conventions_section",
     "fans_section",
     "glossary_section",
     "gold_section",
@@ -102,19 +111,6 @@ class KeyFigures:
     metrics: dict[tuple[str, str], Estimate]
 
 
-def derived_table(ds: Dataset, name: str) -> pd.DataFrame:
-    """An audit table as a frame with its schema's columns (empty when the audit has not run)."""
-    from mjstats.audit import AUDIT_SCHEMAS
-
-    schema = AUDIT_SCHEMAS[name]
-    if not ds.has_table(name):
-        return schema.empty_table().to_pandas()
-    frame = ds.table(name)
-    if not set(schema.names) <= set(frame.columns):
-        return schema.empty_table().to_pandas()
-    return frame
-
-
 def _win_count(ds: Dataset, hands: pd.DataFrame) -> int:
     """Recorded wins: a row of ``wins`` each (a hand may have several), of won hands only."""
     if not len(hands):
@@ -139,8 +135,8 @@ def key_figures(ds: Dataset) -> KeyFigures:
                 int(rec["denominator"]),
                 bool(rec["small_sample"]),
             )
-    findings = derived_table(ds, "findings")
-    audited = derived_table(ds, "audited_hands")
+    findings = ds.table("findings", columns=["match_id"])
+    audited = ds.table("audited_hands", columns=["status", "findings"])
     replayed = audited[audited["status"] != "unsupported"]
     by_ruleset = ds.table("hands", columns=["hand_no", "ruleset"]).groupby("ruleset", observed=True).size()
     return KeyFigures(
@@ -723,8 +719,8 @@ def streaks_section(ds: Dataset) -> Section:
             t = trend.iloc[0]
             text = (
                 f"Trend test (Cochran-Armitage) of the dealer's win rate across streaks: "
-                f"{100 * t['value']:+.1f} pp per step (95% interval "
-                f"{interval(t['ci_low'], t['ci_high'], percent=True)}), z = {t['z']:.2f}, "
+                f"{rate_difference(t['value'])} per step (95% interval "
+                f"{difference_interval(t['ci_low'], t['ci_high'])}), z = {t['z']:.2f}, "
                 f"p = {t['p_value']:.3f}."
             )
         table = Table(
@@ -805,6 +801,41 @@ def _streak_row(mine: pd.DataFrame, r: pd.Series) -> Row:
 
 
 # --- glossary and provenance ----------------------------------------------------------------------
+def conventions_section() -> Section:
+    """How the report writes numbers (one convention on every page), with examples."""
+    rows = (
+        ("Rate or share (win rate, share of wins)", "percent", share(0.2761)),
+        ("95% interval of a rate (Wilson)", "percent range", interval(0.2465, 0.3082, percent=True)),
+        (
+            "Difference of two rates (change against the previous period, trend per streak step)",
+            "percentage points (pp)",
+            change(0.2881, 0.2761, unit="share"),
+        ),
+        ("95% interval of a difference of rates", "pp range", difference_interval(-0.003, 0.021)),
+        ("Mean (fan per win, points, winning turn)", "plain number", number(45.638)),
+        ("95% interval of a mean (normal)", "range", interval(41.6, 49.7, percent=False)),
+        ("Change of a mean or a count", "signed number", f"{change(45.2, 45.6, unit='mean')}, "
+         f"{change(112, 100, unit='count')}"),
+        ("Lift (co-occurrence of fans)", "ratio, 1 = independent", number(1.352, 2)),
+        ("No value (nothing to divide by, no previous period)", "en dash", "–"),
+    )  # fmt: skip
+    return Section(
+        "conventions",
+        "How numbers are written",
+        intro="Every page writes numbers the same way: rates as percentages, differences of rates "
+        "in percentage points (pp), so a change from 27.6% to 28.8% is +1.2 pp, not +4.3%. An "
+        f"interval is a 95% interval. Rows resting on fewer than {SMALL_SAMPLE} hands carry a "
+        "small-sample badge (hollow grey markers in figures): read them with care.",
+        blocks=(
+            Block(
+                "Conventions",
+                tables=(Table(("Quantity", "Written as", "Example"), (False, False, True), tuple(
+                    Row(r) for r in rows)),),
+            ),
+        ),
+    )  # fmt: skip
+
+
 def glossary_section() -> Section:
     """Every registered metric: names, what is counted, edge cases (from the registry)."""
     rows = tuple(
@@ -823,7 +854,7 @@ def glossary_section() -> Section:
     return Section(
         "glossary",
         "Metric glossary",
-        intro="The figures on this page come from mjstats' metric registry (docs/metrics.md): each "
+        intro="The figures of the report come from mjstats' metric registry (docs/metrics.md): each "
         "is a numerator over a denominator, summed before dividing.",
         blocks=(
             Block(

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import pyarrow as pa
 
 from mjstats.formats import format_module
-from mjstats.records import Hand, Reject
+from mjstats.records import Hand, Outcome, Reject
 from mjstats.store.schema import UNDATED, HandColumns
 
 __all__ = ["BATCH_RECORDS", "HandInfo", "ParsedBatch", "batch_from_records", "parse_batches"]
@@ -42,6 +42,7 @@ class HandInfo(NamedTuple):
     line: int | None
     n_events: int
     is_win: bool
+    is_draw: bool  # an exhaustive draw (a hand stopped for a wrong action is neither)
     raw: str | None
 
 
@@ -87,6 +88,7 @@ def batch_from_records(records: Iterable[Hand | Reject], *, keep_raw: bool = Tru
                 prov.line if prov else None,
                 len(record.events),
                 record.result.is_win,
+                record.result.outcome is Outcome.DRAW,
                 prov.raw if prov and keep_raw else None,
             )
         )

@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError
 from mjstats.records import Hand
+from mjstats.store.derived_schema import DERIVED_SCHEMAS, read_schema
 from mjstats.store.layout import current_version, manifest, version_path
 from mjstats.store.pins import pin_version, unpin
 from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
@@ -105,14 +106,20 @@ class Dataset:
     ) -> pa.Table:
         """One table as Arrow, with its Hive partition keys (ruleset, period) as columns."""
         folder = self.path / name
-        if not folder.is_dir():
-            if name in SCHEMAS:
+        # absent, or present without a part file (a clean audit writes no findings): a known
+        # table reads as empty with its schema's columns, so joins and filters on it still work
+        empty = not folder.is_dir() or next(folder.rglob("*.parquet"), None) is None
+        if empty and (name in SCHEMAS or name in DERIVED_SCHEMAS):
+            if name in DERIVED_SCHEMAS:
+                schema = read_schema(name)
+            else:
                 schema = SCHEMAS[name]
                 if name != "rejects":
                     schema = schema.append(pa.field("ruleset", pa.string()))
                     schema = schema.append(pa.field("period", pa.string()))
-                table = schema.empty_table()
-                return table.select(list(columns)) if columns else table
+            table = schema.empty_table()
+            return table.select(list(columns)) if columns else table
+        if not folder.is_dir():
             raise DatasetError(f"{self.root}: no table {name!r} (have: {', '.join(self.tables)})")
         dataset = pads.dataset(folder, format="parquet", partitioning="hive")
         table = dataset.to_table(columns=list(columns) if columns else None, filter=filter)

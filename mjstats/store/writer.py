@@ -288,6 +288,9 @@ def _ingest_locked(
         writers: dict[tuple[str, str], _PartitionWriter] = {}
         rejects = _RejectWriter(staging, run, reject_samples)
         read_so_far = 0
+        # [first HandInfo, hand count] of the match being read; a match goes on across files
+        # (one file per hand, as the human-play logs are written)
+        match: list[Any] = []
         for item in inputs:
             digest = digests[item.path]
             if digest in known:
@@ -295,7 +298,6 @@ def _ingest_locked(
                 continue
             known.add(digest)
             counts = {"hands": 0, "rejects": 0}
-            match: list[Any] = []  # [first HandInfo, hand count] of the match being read
 
             def writer_for(part_key: tuple[str, str]) -> _PartitionWriter:
                 writer = writers.get(part_key)
@@ -335,7 +337,7 @@ def _ingest_locked(
                     summary.events += info.n_events
                     if info.is_win:
                         summary.wins += 1
-                    else:
+                    elif info.is_draw:
                         summary.draws += 1
                 for part_key, tables in batch.tables.items():
                     if duplicates:
@@ -346,7 +348,6 @@ def _ingest_locked(
                         writer.flush()
                 if progress is not None:
                     progress(read_so_far)
-            close_match()
             manifest_data["sources"].append(
                 {
                     "path": str(item.path),
@@ -360,6 +361,8 @@ def _ingest_locked(
                 }
             )
             summary.sources.append(str(item.path))
+        if match:
+            close_match()  # the last file's (only defined once a file was read)
         for writer in writers.values():
             writer.flush()
         rejects.close()

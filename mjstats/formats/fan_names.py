@@ -3,7 +3,8 @@
 One section per source; PMN numbers the fans instead (``id`` 1..81 in the order of the
 Guobiao fan table, taken from that table itself so it cannot drift). A name that is neither
 ours nor in the source's table is an error naming it (:func:`our_fan_name` raises
-``KeyError``): readers turn it into a reject, never drop it. Our names are those of PyMahjongGB 1.3.0, the calculator Botzone scores with.
+``KeyError``): readers turn it into a reject, never drop it. Our names are those of
+PyMahjongGB 1.3.0, the calculator Botzone scores with.
 """
 
 from __future__ import annotations

@@ -219,7 +219,7 @@ def test_cli_ingests_pmn(tmp_path: Path, capsys) -> None:
 def test_write_canonical_of_several_wins_to_a_stream() -> None:
     buffer = io.StringIO()
     assert write_canonical([_two_winner_hand()], buffer) == 1
-    assert buffer.getvalue() == (PMN / "two_winners.canonical.jsonl").read_text("utf-8")
+    assert buffer.getvalue() == (CANONICAL / "pmn-two_winners.jsonl").read_text("utf-8")
 
 
 def test_report_key_figures_count_wins_not_won_hands(pmn_dataset: Path) -> None:

@@ -20,6 +20,7 @@ from mjstats.replay import DUPLICATE, MCR, replay_hand
 from mjstats.tiles import parse_tiles
 
 DATA = Path(__file__).parent / "data" / "pmn"
+GOLDEN = Path(__file__).parent / "data" / "canonical"  # the boards as canonical lines
 SAMPLE = DATA / "example_1.pmn"
 TWO = DATA / "two_winners.pmn"
 
@@ -47,7 +48,7 @@ def test_fan_numbers_follow_the_guobiao_table() -> None:
 def test_sample_reads_as_its_golden_canonical_line() -> None:
     (hand,) = _read(SAMPLE)
     assert isinstance(hand, Hand)
-    golden = (DATA / "example_1.canonical.jsonl").read_text("utf-8").splitlines()
+    golden = (GOLDEN / "pmn-example_1.jsonl").read_text("utf-8").splitlines()
     assert [hand_to_json(hand)] == golden
 
 
@@ -96,7 +97,7 @@ def test_sample_audits_clean_with_the_recorded_fans() -> None:
 
 def test_two_winner_board_is_one_hand_with_two_wins() -> None:
     (hand,) = _read(TWO)
-    assert [hand_to_json(hand)] == (DATA / "two_winners.canonical.jsonl").read_text("utf-8").splitlines()
+    assert [hand_to_json(hand)] == (GOLDEN / "pmn-two_winners.jsonl").read_text("utf-8").splitlines()
     wins = hand.result.wins
     assert [(w.winner, w.loser, w.fan_total) for w in wins] == [(2, 1, 9), (3, 1, 8)]
     assert [f.name for f in wins[1].fans] == ["无番和"]

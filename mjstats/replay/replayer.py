@@ -116,6 +116,7 @@ class HandReplay:
         self.shared_win: tuple[Phase, int] | None = None
         self.winners: list[int] = []
         self.scored: list[ComputedWin] = []  # the rescored wins (score_win), in event order
+        self.scored_first = False  # score_win has seen the first win
         self.last_claim: tuple[str, int] | None = None  # (kind, seat) of the claim IGNORED follows
         self.claim_from = 0  # the discarder (or konger) of that claim
         self.full = profile.hand_size  # tiles held (kongs as 3) by the seat to act: 14 Guobiao
@@ -709,8 +710,9 @@ class HandReplay:
     def score_win(self, ctx: WinContext) -> None:
         """Rescore one win (the first sets ``context``/``win``, later ones go to ``more_wins``)
         and compare it with the recorded win it tells; the scores once every win is scored."""
-        first = self.context is None
+        first = not self.scored_first  # (a subclass may set ``context`` before calling this)
         if first:
+            self.scored_first = True
             self.context = ctx
         try:
             win: ComputedWin | None = self.profile.evaluate_win(ctx)

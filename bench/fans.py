@@ -26,7 +26,7 @@ from tests.test_guobiao_handgen import CODES, HandGenerator
 
 def _clear_caches() -> None:
     caches = (divide.regular_divisions, divide._group_divisions,
-              divide._group_completions,
+              divide._group_completions, divide._suit_shape, divide._sets_only,
               divide.regular_waits)
     for fn in caches:
         fn.cache_clear()

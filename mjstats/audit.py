@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import multiprocessing
 import os
 import threading
 import time
@@ -54,6 +53,7 @@ from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.layout import new_version
 from mjstats.store.remote import dataset_lock, is_url, local_path, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
+from mjstats.workers import ordered_map
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
@@ -452,10 +452,11 @@ def _pool_results(
         _init_worker(profile, overrides)
         yield from map(_run_task, tasks)
         return
-    # spawn: workers start clean (no copy of a parent that pyarrow threads may be running in)
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(profile, overrides)) as pool:
-        yield from pool.imap(_run_task, tasks, chunksize=1)
+    # spawned workers (mjstats.workers): clean interpreters that die with this process and never
+    # re-run the caller's script, so a library call needs no ``__main__`` guard
+    yield from ordered_map(
+        _run_task, ((task,) for task in tasks), jobs, init=_init_worker, init_args=(profile, overrides)
+    )
 
 
 class AuditWriter:

@@ -32,6 +32,7 @@ __all__ = [
     "Win",
     "WinKind",
     "group_matches",
+    "shorten",
 ]
 
 
@@ -303,16 +304,38 @@ class Hand:
 
 DUPLICATE_HAND = "duplicate hand"  # how a duplicate's reject error starts (its own category)
 
+MESSAGE_CHARS = 300  # longest reject message (and match id) kept or printed
+MATCH_ID_CHARS = 100
+
+
+def shorten(text: str, limit: int = MESSAGE_CHARS) -> str:
+    """``text`` cut to at most ``limit`` characters, saying how much was left out: a hostile
+    record can carry a 200 MB match id, and a message line must stay a line."""
+    if len(text) <= limit:
+        return text
+    note = f"... [{len(text):,} characters]"
+    return text[: max(0, limit - len(note))] + note
+
 
 @dataclass(frozen=True, slots=True)
 class Reject:
-    """Input that could not be read as a hand: where it is, why, and the raw text."""
+    """Input that could not be read as a hand: where it is, why, and the raw text.
+
+    The error and the match id are cut to a sane length (:func:`shorten`) wherever the reject
+    is made, so neither the rejects table nor a warning line repeats a huge field whole.
+    """
 
     source: str
     line: int
     error: str
     match_id: str | None = None
     raw: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.error) > MESSAGE_CHARS:
+            object.__setattr__(self, "error", shorten(self.error))
+        if self.match_id is not None and len(self.match_id) > MATCH_ID_CHARS:
+            object.__setattr__(self, "match_id", shorten(self.match_id, MATCH_ID_CHARS))
 
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}"

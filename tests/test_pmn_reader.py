@@ -260,3 +260,15 @@ def test_flowers_are_set_aside_replaced_and_scored() -> None:
     assert [f.check for f in replay_hand(_lines(kept)[0]).findings] == ["win.not_winning"]
     missing = _board(**{'[Play "T0r3D0z1': '[Play "R0f2T0r2T0r3D0z1'})
     assert "tile.not_held" in [f.check for f in replay_hand(_lines(missing)[0]).findings]
+
+
+def test_a_board_over_the_record_limit_is_one_reject_and_the_next_is_read() -> None:
+    from mjstats.formats.pmn import parse_record, split_records
+
+    data = TWO.read_bytes() + b"\n" + SAMPLE.read_bytes()
+    limit = len(SAMPLE.read_bytes()) + 10  # the two-winner board (with its comment) is longer
+    records = list(split_records(io.BytesIO(data), max_record_bytes=limit))
+    got = [parse_record(record, start, "t.pmn") for start, record in records]
+    assert [type(x).__name__ for x in got] == ["Reject", "Hand"]
+    assert got[0].line == 1 and "max_record_bytes" in got[0].error and got[0].raw.startswith("[Event")
+    assert got[1].provenance.line == 19

@@ -14,20 +14,26 @@ from collections.abc import Sequence
 from mjstats import __version__
 from mjstats.errors import MjstatsError
 
-# Subcommand modules, in the order `mjstats --help` lists them.
-COMMANDS: tuple[str, ...] = (
-    "mjstats.cli.ingest",
-    "mjstats.cli.export",
-    "mjstats.cli.audit",
-    "mjstats.cli.findings",
-    "mjstats.cli.fan",
-    "mjstats.cli.stats",
-    "mjstats.cli.simulate",
-    "mjstats.cli.report",
-)
+# Subcommands in the order `mjstats --help` lists them: the module that defines each one, and its
+# one-line help (the module's parser repeats it; a test keeps the two equal). A run imports only
+# its own command's module, so `mjstats --help` and `mjstats fan` never load pyarrow or pandas.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "ingest": ("mjstats.cli.ingest", "read game records into a dataset"),
+    "export": ("mjstats.cli.export", "write a dataset's hands as canonical JSON Lines"),
+    "audit": ("mjstats.cli.audit", "replay every hand and check it against the rules"),
+    "findings": ("mjstats.cli.findings", "list what the audit found, one finding per line"),
+    "fan": ("mjstats.cli.fan", "score a winning hand (fans, points, total)"),
+    "stats": ("mjstats.cli.stats", "statistics of a dataset (win rates, fans, gold, dealer streaks)"),
+    "simulate": ("mjstats.cli.simulate", "self-play: bots play matches, written as canonical records"),
+    "report": ("mjstats.cli.report", "write the HTML report (a page per period, an index)"),
+}
+
+ALL = "*"  # build_parser(ALL): every command with its full options
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
+    """The ``mjstats`` parser with ``command``'s options (every command's for ALL; none for None:
+    enough for ``mjstats --help``); the other commands are listed with their help only."""
     parser = argparse.ArgumentParser(
         prog="mjstats",
         description="Chinese mahjong records to trustworthy statistics (Guobiao, Fuzhou).",
@@ -35,15 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mjstats {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMANDS:
-        importlib.import_module(name).register(sub)
+    for name, (module, help_text) in COMMANDS.items():
+        if command in (ALL, name):
+            importlib.import_module(module).register(sub)
+        else:
+            sub.add_parser(name, help=help_text, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; errors mjstats expects are one line on stderr, never a traceback."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    args = parser.parse_args(words)
     try:
         return int(args.func(args) or 0)
     except MjstatsError as exc:

@@ -6,12 +6,15 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mjstats.errors import MjstatsError
 from mjstats.filters import require_known, split_values
-from mjstats.records import Hand
-from mjstats.store import Dataset, open_dataset
 from mjstats.store.layout import dataset_containing
+
+if TYPE_CHECKING:
+    from mjstats.records import Hand
+    from mjstats.store import Dataset
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,6 +52,7 @@ def selected_hands(ds: Dataset, rulesets: list[str] | None, periods: list[str] |
 
 def run(args: argparse.Namespace) -> int:
     from mjstats.formats.canonical import write_canonical
+    from mjstats.store import open_dataset
 
     if args.out is not None:
         check_export_target(args.out, force=args.force)

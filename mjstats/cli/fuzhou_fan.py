@@ -9,11 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from typing import TYPE_CHECKING
 
 from mjstats.errors import InvalidHand
 from mjstats.rules.fuzhou.profiles import BUILTIN_PROFILES
-from mjstats.rules.fuzhou.settle import Settlement, settle_win
 from mjstats.tiles import Tile, parse_tile, parse_tiles
+
+if TYPE_CHECKING:
+    from mjstats.rules.fuzhou.settle import Settlement
 
 __all__ = [
     "add_fuzhou_options",
@@ -75,6 +78,8 @@ def parse_melds(text: str | None) -> list[tuple[str, Tile, int]]:
 
 
 def settle_from_args(args: argparse.Namespace) -> Settlement:
+    from mjstats.rules.fuzhou.settle import settle_win  # the engine loads only when scoring
+
     """Run the settlement that the parsed ``mjstats fan --rules fuzhou`` arguments describe."""
     if not args.gold:
         raise InvalidHand("--rules fuzhou needs --gold TILE")

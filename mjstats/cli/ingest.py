@@ -11,8 +11,10 @@ from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
 from mjstats.formats import FORMATS, reader_for
 from mjstats.formats.detect import InputFile, detect_format, is_companion, list_inputs
+from mjstats.formats.limits import DEFAULT_MAX_RATIO, DEFAULT_MAX_RECORD_BYTES, input_limits
 from mjstats.progress import ProgressLine
-from mjstats.store import SourceInput, ingest_sources, open_dataset
+from mjstats.records import shorten
+from mjstats.store.sources import SourceInput
 
 AUTO = "auto"
 
@@ -40,8 +42,39 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--strict", action="store_true", help="exit 2 if any record is rejected")
     add_wait_option(p)
+    limits = p.add_argument_group("input limits (docs/input-limits.md)")
+    limits.add_argument(
+        "--max-record-bytes", type=_size, metavar="N",
+        help=f"a longer record is a reject holding its first bytes (default {DEFAULT_MAX_RECORD_BYTES:,}; "
+        "suffixes K, M, G)",
+    )
+    limits.add_argument(
+        "--max-decompressed-bytes", type=_size, metavar="N",
+        help="stop a .gz source, with a reject, past this many decompressed bytes (default: no limit)",
+    )
+    limits.add_argument(
+        "--max-gzip-ratio", type=float, metavar="R",
+        help=f"stop a .gz source, with a reject, expanding more than R:1 (default {DEFAULT_MAX_RATIO:g})",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress, only problems")
     p.set_defaults(func=run)
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _size(text: str) -> int:
+    """A byte count: ``1000``, ``64K``, ``16M``, ``2G`` (binary multiples)."""
+    number, unit = text.strip(), ""
+    if number[-1:].upper() in _UNITS:
+        number, unit = number[:-1], number[-1:].upper()
+    try:
+        value = int(number) * _UNITS[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a byte count such as 16M, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 byte, not {text!r}")
+    return value
 
 
 def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], list[str], list[str]]:
@@ -89,6 +122,8 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjstats.store import ingest_sources, open_dataset  # pyarrow: only when ingesting
+
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
     if args.jobs < 1:
@@ -100,21 +135,33 @@ def run(args: argparse.Namespace) -> int:
         for line in problems:
             print(f"mjstats ingest: error: {line}", file=sys.stderr)
         if not problems:
-            print("mjstats ingest: error: no record files to read", file=sys.stderr)
+            folders = [str(p) for p in args.files if p.is_dir()]
+            where = f" in {', '.join(folders)} (folders are read recursively)" if folders else ""
+            print(f"mjstats ingest: error: no record files to read{where}", file=sys.stderr)
         return 2
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:
-        summary = ingest_sources(
-            inputs, args.out, jobs=args.jobs, progress=progress,
-            wait=args.wait, on_wait=waiting_notice("ingest"),
-        )
+        with input_limits(
+            max_record_bytes=args.max_record_bytes,
+            max_decompressed_bytes=args.max_decompressed_bytes,
+            max_ratio=args.max_gzip_ratio,
+        ):
+            summary = ingest_sources(
+                inputs, args.out, jobs=args.jobs, progress=progress,
+                wait=args.wait, on_wait=waiting_notice("ingest"),
+            )
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a source that vanished or became unreadable mid-run, a full disk
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise MjstatsError(f"{where}{exc.strerror or exc}") from None
     finally:
         if progress is not None:
             progress.close()
     for source in summary.skipped_sources:
         print(f"skipped {source}: already in the dataset (same SHA-256)", file=sys.stderr)
     for reject in summary.reject_samples[:WARN_LIMIT]:
-        print(f"warning: rejected {reject}", file=sys.stderr)
+        print(shorten(f"warning: rejected {reject}"), file=sys.stderr)
     if summary.rejects > WARN_LIMIT:
         print(f"warning: ... and {summary.rejects - WARN_LIMIT} more", file=sys.stderr)
     if summary.rejects:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO
 
 from mjstats.errors import MjstatsError
+from mjstats.formats.limits import LimitedGzip, current_limits
 from mjstats.records import Hand, Reject
 
 __all__ = ["FORMATS", "format_module", "open_binary", "open_text_writer", "reader_for"]
@@ -48,9 +49,10 @@ def reader_for(name: str) -> Callable[[Path], Iterator[Hand | Reject]]:
 
 
 def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
-    """Open a source file for reading bytes; ``.gz`` files are decompressed on the fly."""
+    """Open a source file for reading bytes; ``.gz`` files are decompressed as they are read,
+    within the size and ratio limits in force (``mjstats.formats.limits``)."""
     if os.fspath(path).endswith(".gz"):
-        return gzip.open(path, "rb")
+        return LimitedGzip(path, current_limits())  # type: ignore[return-value]
     return open(path, "rb")
 
 

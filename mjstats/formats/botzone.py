@@ -8,10 +8,12 @@ the reader, which resynchronises at the next ``Match`` line.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
 from mjstats.formats import open_binary
+from mjstats.formats.limits import BOM, HEAD_BYTES, Cut, InputStopped, current_limits, read_block, too_long
 from mjstats.records import (
     CLAIM_KINDS,
     Event,
@@ -53,7 +55,9 @@ class _Bad(Exception):
 RawLine = tuple[int, str | None]  # (1-based line number, text; None where the bytes were not UTF-8)
 
 
-def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes]]:
+def split_records(
+    lines: Iterable[bytes | str] | BinaryIO, max_record_bytes: int | None = None
+) -> Iterator[tuple[int, bytes | Cut]]:
     """Cut physical lines into records: from a ``Match`` line to the next blank or ``Match`` line.
 
     Yields ``(first_line_number, record_bytes)`` with every line of the record ending in a
@@ -61,47 +65,95 @@ def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes]]:
     rejects (nothing is dropped silently). Decoding is left to :func:`parse_record`.
     A binary stream (an open file) is cut in large blocks (:func:`_split_blocks`), which gives
     the same records several times faster than going line by line.
+
+    A record longer than ``max_record_bytes`` (default: the limits in force, 16 MiB) comes out
+    as a :class:`~mjstats.formats.limits.Cut` holding its first bytes, as does the point where
+    a stream stops (a truncated ``.gz``); a leading UTF-8 byte-order mark is dropped.
     """
+    limit = max_record_bytes if max_record_bytes is not None else current_limits().max_record_bytes
     if hasattr(lines, "read"):
-        yield from _split_blocks(lines)  # type: ignore[arg-type]
+        yield from _split_blocks(lines, limit)  # type: ignore[arg-type]
         return
-    yield from _split_lines(_as_bytes(lines), 1)
+    yield from _split_lines(_as_bytes(lines), 1, limit)
 
 
-def _split_lines(lines: Iterable[bytes], first: int) -> Iterator[tuple[int, bytes]]:
+def _split_lines(
+    lines: Iterable[bytes], first: int, limit: int | None = None
+) -> Iterator[tuple[int, bytes | Cut]]:
     """The reference splitter: line by line, lines numbered from ``first``."""
+    if limit is None:
+        limit = current_limits().max_record_bytes
     group: list[bytes] = []
+    size = 0
     start = 0
     for number, raw in enumerate(lines, first):
+        if number == 1:
+            raw = raw.removeprefix(BOM)
         if raw.isspace() or not raw:  # a blank line ends a record
             if group:
-                yield start, b"".join(group)
-                group = []
+                yield start, _joined(group, size, limit)
+                group, size = [], 0
             continue
         if group and raw.startswith(b"Match "):  # a record that lost its blank line
-            yield start, b"".join(group)
-            group = []
+            yield start, _joined(group, size, limit)
+            group, size = [], 0
         if not group:
             start = number
-        group.append(raw)
+        if size <= limit:  # past the limit only the count goes on: the record is cut anyway
+            group.append(raw)
+        size += len(raw)
     if group:
-        yield start, b"".join(group)
+        yield start, _joined(group, size, limit)
+
+
+def _joined(group: list[bytes], size: int, limit: int) -> bytes | Cut:
+    if size > limit:
+        return Cut(b"".join(group)[:HEAD_BYTES], too_long(limit))
+    return b"".join(group)
 
 
 _BLOCK = 1 << 20
 
 
-def _split_blocks(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
+def _split_blocks(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | Cut]]:
     """Cut a binary stream at blank lines a megabyte at a time; records are then cut with C-level
-    splits. A block with anything irregular (see ``_IRREGULAR``) goes through the line splitter."""
+    splits. A block with anything irregular (see ``_IRREGULAR``) goes through the line splitter.
+
+    A record still without its end after ``limit`` bytes is cut (its first bytes kept) and the
+    line it has reached is skipped to its end; the lines after it are read as usual.
+    """
     line = 1  # number of the first line of ``pending``
     pending = b""
+    skipping = False  # inside a line of a record already cut
+    first = True
     while True:
-        chunk = stream.read(_BLOCK)
+        chunk = read_block(stream, _BLOCK)
+        if isinstance(chunk, InputStopped):
+            # the records before ``pending`` are out; what was read of the next one is the reject
+            record = pending.lstrip(b"\n")  # the blank lines before it
+            yield line + len(pending) - len(record), Cut(record[:HEAD_BYTES], str(chunk))
+            return
+        if first:
+            first = False
+            chunk = chunk.removeprefix(BOM)
+        if skipping and chunk:
+            end = chunk.find(b"\n")
+            if end < 0:
+                continue
+            chunk = chunk[end + 1 :]
+            line += 1
+            skipping = False
+            if not chunk:
+                continue
         if chunk:
             pending += chunk
             cut = pending.rfind(b"\n\n")
             if cut < 0:
+                if len(pending) > limit:
+                    yield line, Cut(pending[:HEAD_BYTES], too_long(limit))
+                    line += pending.count(b"\n")
+                    skipping = not pending.endswith(b"\n")
+                    pending = b""
                 continue
             block, pending = pending[: cut + 1], pending[cut + 1 :]
         else:
@@ -111,7 +163,7 @@ def _split_blocks(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
             if not block.endswith(b"\n"):
                 block += b"\n"
         # ``block`` ends with a newline and ``pending`` starts at the line after it
-        yield from _records_of_block(block, line)
+        yield from _records_of_block(block, line, limit)
         line += block.count(b"\n")
         if not chunk:
             return
@@ -133,10 +185,10 @@ def _irregular(block: bytes) -> bool:
     return framed.count(b"\nMatch ") != framed.count(b"\n\nMatch ")
 
 
-def _records_of_block(block: bytes, first: int) -> Iterator[tuple[int, bytes]]:
+def _records_of_block(block: bytes, first: int, limit: int) -> Iterator[tuple[int, bytes | Cut]]:
     if _irregular(block):
         # lines end at "\n" only, as when iterating over the file (a lone "\r" is not a break)
-        yield from _split_lines((line + b"\n" for line in block.split(b"\n")[:-1]), first)
+        yield from _split_lines((line + b"\n" for line in block.split(b"\n")[:-1]), first, limit)
         return
     line = first
     # block = P0 "\n\n" P1 "\n\n" ... Pn: a part with k newlines spans k + 1 lines (its last
@@ -145,8 +197,12 @@ def _records_of_block(block: bytes, first: int) -> Iterator[tuple[int, bytes]]:
         stripped = part.lstrip(b"\n")  # more blank lines before the record
         if stripped:
             record = stripped if stripped.endswith(b"\n") else stripped + b"\n"
+            if len(record) > limit:
+                record = Cut(record[:HEAD_BYTES], too_long(limit))  # type: ignore[assignment]
             yield line + len(part) - len(stripped), record
         line += part.count(b"\n") + 2
+
+
 def _as_bytes(lines: Iterable[bytes | str]) -> Iterator[bytes]:
     """Lines as bytes, each ending in a newline (file lines already are; lists may not be)."""
     for line in lines:
@@ -172,8 +228,13 @@ def _decode(start: int, record: bytes) -> tuple[list[RawLine], str]:
     return [(start + i, t.rstrip("\r")) for i, t in enumerate(body)], text.rstrip("\n")
 
 
-def parse_record(record: bytes, start: int, source: str) -> Hand | Reject:
+def parse_record(record: bytes | Cut, start: int, source: str) -> Hand | Reject:
     """One record (as cut by :func:`split_records`) as a Hand, or a Reject saying why not."""
+    if isinstance(record, Cut):
+        head = record.head.decode("utf-8", "replace")
+        first = head.split("\n", 1)
+        match_id = _match_id([(start, first[0])]) if len(first) > 1 else None
+        return Reject(source=source, line=start, error=record.reason, match_id=match_id, raw=head)
     group, raw = _decode(start, record)
     try:
         return _parse_record(group, source, start, raw)
@@ -182,20 +243,25 @@ def parse_record(record: bytes, start: int, source: str) -> Hand | Reject:
 
 
 def read_botzone(
-    source: str | os.PathLike[str] | BinaryIO | Iterable[bytes | str], *, name: str | None = None
+    source: str | os.PathLike[str] | BinaryIO | Iterable[bytes | str],
+    *,
+    name: str | None = None,
+    max_record_bytes: int | None = None,
 ) -> Iterator[Hand | Reject]:
     """Read Botzone records from a path, a binary stream or an iterable of lines.
 
     ``name`` is the source name written into provenance and rejects (default: the path).
+    A record longer than ``max_record_bytes`` (default: the limits in force, 16 MiB) is a
+    reject holding its first bytes.
     """
     if isinstance(source, str | os.PathLike):
         label = name or str(source)
         with open_binary(source) as stream:
-            for start, record in split_records(stream):
+            for start, record in split_records(stream, max_record_bytes):
                 yield parse_record(record, start, label)
         return
     label = name or "<input>"
-    for start, record in split_records(source):
+    for start, record in split_records(source, max_record_bytes):
         yield parse_record(record, start, label)
 
 
@@ -209,6 +275,26 @@ def _match_id(group: list[RawLine]) -> str | None:
 
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
+
+# Ranges of the dataset's integer columns (mjstats.store.schema): a number outside its column's
+# range is a reject naming the field here, not an Arrow error when the table is built.
+_INT16 = (-(1 << 15), (1 << 15) - 1)
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_DIGITS = re.compile(r"[0-9]+")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _number(word: str, what: str, bounds: tuple[int, int], line: int) -> int:
+    """An ASCII decimal integer within ``bounds`` (a short word: no 4,300-digit conversions)."""
+    if len(word) > 25 or not _INTEGER.fullmatch(word):
+        if _INTEGER.fullmatch(word):
+            raise _Bad(f"{what} out of range {bounds[0]}..{bounds[1]}: {word[:30]}...", line)
+        raise _Bad(f"non-integer {what} {word[:60]!r}", line)
+    value = int(word)
+    if not bounds[0] <= value <= bounds[1]:
+        raise _Bad(f"{what} out of range {bounds[0]}..{bounds[1]}: {value}", line)
+    return value
 
 
 def _tile(code: str, line: int) -> Tile:
@@ -339,10 +425,7 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                 raise _Bad("Score line before the hand ended", number)
             if len(words) != 5:
                 raise _Bad(f"a Score line has 4 scores, found {len(words) - 1}", number)
-            try:
-                scores = tuple(int(w) for w in words[1:])
-            except ValueError:
-                raise _Bad(f"non-integer score in {text!r}", number) from None
+            scores = tuple(_number(w, "score", _INT64, number) for w in words[1:])
             if outcome is Outcome.WIN:
                 assert pending_win is not None
                 if fan_total is None:
@@ -403,17 +486,17 @@ def _parse_fans(words: list[str], number: int) -> tuple[int, tuple[FanEntry, ...
     """``Fan <total> <name>*<count>+<name>*<count>...``: count is occurrences, not points."""
     if len(words) < 2:
         raise _Bad("Fan line without a total", number)
-    try:
-        total = int(words[1])
-    except ValueError:
-        raise _Bad(f"non-integer fan total {words[1]!r}", number) from None
+    total = _number(words[1], "fan total", _INT32, number)
     if len(words) > 3:
         raise _Bad(f"unexpected words in Fan line: {' '.join(words[3:])!r}", number)
     entries: list[FanEntry] = []
     if len(words) == 3:
         for item in words[2].split("+"):
             name, star, count = item.rpartition("*")
-            if not star or not name or not count.isdigit() or int(count) < 1:
-                raise _Bad(f"malformed fan item {item!r} (expected name*count)", number)
-            entries.append(FanEntry(name, int(count)))
+            if not star or not name or not _DIGITS.fullmatch(count):
+                raise _Bad(f"malformed fan item {item[:60]!r} (expected name*count)", number)
+            times = _number(count, "fan count", _INT16, number)
+            if times < 1:
+                raise _Bad(f"malformed fan item {item[:60]!r} (a count is at least 1)", number)
+            entries.append(FanEntry(name, times))
     return total, tuple(entries)

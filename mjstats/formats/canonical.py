@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from mjstats.errors import RecordError
 from mjstats.formats import open_binary, open_text_writer
+from mjstats.formats.limits import HEAD_BYTES, Cut, current_limits, split_lines, too_long
 from mjstats.records import (
     CLAIM_KINDS,
     Event,
@@ -384,14 +385,34 @@ def _tiles(value: Any, where: str) -> tuple[Tile, ...]:
         raise  # pragma: no cover - the loop above always raises
 
 
-def _int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
+def _int(
+    value: Any,
+    where: str,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    column: tuple[int, int] | None = None,
+) -> int:
+    """An integer within the format's ``low``..``high`` and the dataset ``column``'s range."""
     if type(value) is not int:
         raise _Invalid(f"{where}: expected an integer, got {_kind(value)}")
+    shown = value if value.bit_length() <= 64 else f"an integer of {value.bit_length()} bits"
     if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
-            raise _Invalid(f"{where}: must be >= {low}, got {value}")
-        raise _Invalid(f"{where}: {value} out of range {low}..{high}")
+            raise _Invalid(f"{where}: must be >= {low}, got {shown}")
+        raise _Invalid(f"{where}: {shown} out of range {low}..{high}")
+    if column is not None and not column[0] <= value <= column[1]:
+        raise _Invalid(f"{where}: {shown} does not fit the dataset's column "
+                       f"(range {column[0]}..{column[1]})")
     return value
+
+
+# The dataset's integer columns (mjstats.store.schema): a number outside its column's range is
+# a reject naming the field here, at parse time, not an Arrow error when the table is built.
+_INT16 = (-(1 << 15), (1 << 15) - 1)
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_INT32_MAX, _INT64_MAX = _INT32[1], _INT64[1]
 
 
 def _seat_of(value: Any, where: str) -> int:
@@ -479,7 +500,7 @@ def _events_fast(raw_events: list[Any]) -> tuple[Event, ...]:
         if tile is not None:
             tile = tiles[tile]
         line = get("l")
-        if line is not None and (line.__class__ is not int or line < 1):
+        if line is not None and (line.__class__ is not int or not 1 <= line <= _INT64_MAX):
             raise _Invalid
         tail = get("tail", False)
         if tail.__class__ is not bool:
@@ -507,7 +528,7 @@ def _events_fast(raw_events: list[Any]) -> tuple[Event, ...]:
         if win is not None:
             win = wins[win]
         seq = get("q", index)
-        if seq.__class__ is not int or seq < 0:
+        if seq.__class__ is not int or not 0 <= seq <= _INT32_MAX:
             raise _Invalid
         append(make(Event, (seq, kind, seat, tile, group, from_seat, claimed, tail, claim, win,
                             line)))
@@ -558,10 +579,10 @@ def _event(raw: Any, index: int) -> Event:
                            f"(expected one of {', '.join(_WIN_OF)})") from None
     line = get("l")
     if line is not None:
-        line = _int(line, f"{where}.l", 1)
+        line = _int(line, f"{where}.l", 1, column=_INT64)
     seq = get("q", index)
     if seq is not index:
-        seq = _int(seq, f"{where}.q", 0)
+        seq = _int(seq, f"{where}.q", 0, column=_INT32)
     return Event(seq, kind, seat, tile, tiles, from_seat, claimed, tail, claim, win, line)
 
 
@@ -571,10 +592,10 @@ def _fan(raw: Any, where: str) -> FanEntry:
     if "name" not in raw:
         raise _Invalid(f"{where}: missing required field 'name'")
     name = _str(raw["name"], f"{where}.name", empty=False)
-    count = _int(raw.get("count", 1), f"{where}.count", 0)
+    count = _int(raw.get("count", 1), f"{where}.count", 0, column=_INT16)
     points = raw.get("points")
     if points is not None:
-        points = _int(points, f"{where}.points")
+        points = _int(points, f"{where}.points", column=_INT32)
     return FanEntry(name, count, points)
 
 
@@ -595,7 +616,7 @@ def _win(raw: dict[str, Any], where: str) -> Win:
         raise _Invalid(f"{where}.self_drawn: expected a boolean, got {_kind(self_drawn)}")
     fan_total = get("fan_total")
     if fan_total is not None:
-        fan_total = _int(fan_total, f"{where}.fan_total", 0)
+        fan_total = _int(fan_total, f"{where}.fan_total", 0, column=_INT32)
     fans_raw = get("fans", [])
     if type(fans_raw) is not list:
         raise _Invalid(f"{where}.fans: expected a list, got {_kind(fans_raw)}")
@@ -613,14 +634,14 @@ def _payment(raw: Any, where: str, n_wins: int) -> Payment:
         if key not in raw:
             raise _Invalid(f"{where}: missing required field {key!r}")
     seat = _seat_of(raw["seat"], f"{where}.seat")
-    score = _int(raw["score"], f"{where}.score")
+    score = _int(raw["score"], f"{where}.score", column=_INT64)
     reason = _REASON_OF.get(raw["reason"]) if type(raw["reason"]) is str else None
     if reason is None:
         raise _Invalid(f"{where}.reason: expected one of {', '.join(_REASON_OF)}, "
                        f"got {raw['reason']!r}")
     win_no = raw.get("win_no")
     if win_no is not None:
-        win_no = _int(win_no, f"{where}.win_no", 0)
+        win_no = _int(win_no, f"{where}.win_no", 0, column=_INT16)
         if win_no >= n_wins:
             raise _Invalid(f"{where}.win_no: {win_no} names no win (the result has {n_wins})")
     return Payment(seat, score, reason, win_no)
@@ -656,7 +677,7 @@ def _result(raw: Any, version: int = FORMAT_VERSION) -> Result:
     if scores is not None:
         if type(scores) is not list or len(scores) != 4:
             raise _Invalid(f"result.scores: expected a list of 4 integers, got {_kind(scores)}")
-        scores = tuple(_int(s, f"result.scores[{i}]") for i, s in enumerate(scores))
+        scores = tuple(_int(s, f"result.scores[{i}]", column=_INT64) for i, s in enumerate(scores))
     payments_raw = raw.get("payments", [])
     if type(payments_raw) is not list:
         raise _Invalid(f"result.payments: expected a list, got {_kind(payments_raw)}")
@@ -704,14 +725,14 @@ def _hand(obj: Any, source: str, line: int) -> Hand:
             raise _Invalid(f"missing required field {key!r}")
     get = obj.get
     match_id = _str(obj["match_id"], "match_id", empty=False)
-    hand_no = _int(obj["hand_no"], "hand_no", 0)
+    hand_no = _int(obj["hand_no"], "hand_no", 0, column=_INT32)
     ruleset = _str(obj["ruleset"], "ruleset")
     if ruleset not in RULESETS:
         raise _Invalid(f"ruleset: expected one of {', '.join(sorted(RULESETS))}, got {ruleset!r}")
     profile = _str(obj["profile"], "profile", empty=False)
     dealer = _seat_of(obj["dealer"], "dealer")
     prevalent_wind = _seat_of(obj["prevalent_wind"], "prevalent_wind")
-    streak = _int(get("streak", 0), "streak", 0)
+    streak = _int(get("streak", 0), "streak", 0, column=_INT16)
     gold = get("gold")
     if gold is not None:
         gold = _tile(gold, "gold")
@@ -747,7 +768,7 @@ def _hand(obj: Any, source: str, line: int) -> Hand:
         if "file" not in src or "line" not in src:
             raise _Invalid("source: needs both 'file' and 'line'")
         origin = Provenance(_str(src["file"], "source.file", empty=False),
-                            _int(src["line"], "source.line", 1))
+                            _int(src["line"], "source.line", 1, column=_INT64))
     events_raw = obj["events"]
     if type(events_raw) is not list:
         raise _Invalid(f"events: expected a list, got {_kind(events_raw)}")
@@ -796,12 +817,16 @@ def hand_from_json(text: str, *, source: str, line: int) -> Hand:
 Source = str | os.PathLike[str] | Iterable[str] | Iterable[bytes] | IO[str] | IO[bytes]
 
 
-def read_canonical(source: Source, *, name: str | None = None) -> Iterator[Hand | Reject]:
+def read_canonical(
+    source: Source, *, name: str | None = None, max_record_bytes: int | None = None
+) -> Iterator[Hand | Reject]:
     """Read canonical JSON Lines from a path, an iterable of text lines or a (binary) stream.
 
     Yields a Hand per good line and a Reject (source, line, error, match id, raw line) per bad
     one, then goes on. Blank lines are skipped. Bytes are decoded as UTF-8 line by line, so a
-    line of bad bytes is one Reject and the rest of the file is still read.
+    line of bad bytes is one Reject and the rest of the file is still read. A file or binary
+    stream is read a block at a time: a line longer than ``max_record_bytes`` (default: the
+    limits in force, 16 MiB) is a Reject holding its first bytes, never read whole.
     """
     if isinstance(source, bytes | bytearray):
         raise TypeError("read_canonical takes a path, lines or a stream, not one bytes object; "
@@ -809,14 +834,27 @@ def read_canonical(source: Source, *, name: str | None = None) -> Iterator[Hand 
     if isinstance(source, str | os.PathLike):
         label = name if name is not None else str(os.fspath(source))
         with open_binary(source) as stream:
-            yield from _read_lines(stream, label)
-    else:
-        label = name if name is not None else str(getattr(source, "name", "<lines>"))
-        yield from _read_lines(source, label)
+            for number, record in split_records(stream, max_record_bytes):
+                yield parse_record(record, number, label)
+        return
+    label = name if name is not None else str(getattr(source, "name", "<lines>"))
+    if hasattr(source, "read") and not isinstance(source, io.TextIOBase):
+        for number, record in split_records(source, max_record_bytes):  # type: ignore[arg-type]
+            yield parse_record(record, number, label)
+        return
+    limit = max_record_bytes if max_record_bytes is not None else current_limits().max_record_bytes
+    yield from _read_lines(source, label, limit=limit)  # lines already in memory
 
 
-def _read_lines(lines: Iterable[str | bytes], label: str, start: int = 1) -> Iterator[Hand | Reject]:
+def _read_lines(
+    lines: Iterable[str | bytes], label: str, start: int = 1, limit: int | None = None
+) -> Iterator[Hand | Reject]:
     for number, item in enumerate(lines, start):
+        if limit is not None and isinstance(item, str | bytes) and len(item) > limit:
+            head = item[:HEAD_BYTES]
+            raw = head.decode("utf-8", "replace") if isinstance(head, bytes) else head
+            yield Reject(label, number, too_long(limit), None, raw)
+            continue
         if isinstance(item, bytes):
             try:
                 text = item.decode("utf-8-sig" if number == 1 else "utf-8")
@@ -841,15 +879,32 @@ def _read_lines(lines: Iterable[str | bytes], label: str, start: int = 1) -> Ite
             yield Reject(label, number, str(exc), _match_id_of(obj), text)
 
 
-def split_records(lines: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
-    """Cut a byte stream into records for batch parsing: one per non-blank line, with its number."""
-    for number, raw in enumerate(lines, 1):
-        if raw.strip():
+def split_records(
+    lines: Iterable[bytes] | IO[bytes], max_record_bytes: int | None = None
+) -> Iterator[tuple[int, bytes | Cut]]:
+    """Cut a byte stream into records for batch parsing: one per non-blank line, with its number.
+
+    A stream is read a block at a time (:func:`~mjstats.formats.limits.split_lines`): a line
+    longer than ``max_record_bytes`` comes out as a Cut (its first bytes), as does the point
+    where a stream stops (a truncated ``.gz``); a leading byte-order mark is dropped.
+    """
+    limit = max_record_bytes if max_record_bytes is not None else current_limits().max_record_bytes
+    numbered: Iterable[tuple[int, bytes | Cut]] = (
+        split_lines(lines, limit) if hasattr(lines, "read") else enumerate(lines, 1)  # type: ignore[arg-type]
+    )
+    for number, raw in numbered:
+        if isinstance(raw, Cut):
+            yield number, raw
+        elif len(raw) > limit:
+            yield number, Cut(raw[:HEAD_BYTES], too_long(limit))
+        elif raw.strip():
             yield number, raw
 
 
-def parse_record(record: bytes, line: int, source: str) -> Hand | Reject:
+def parse_record(record: bytes | Cut, line: int, source: str) -> Hand | Reject:
     """One canonical line (as cut by :func:`split_records`) as a Hand, or a Reject saying why."""
+    if isinstance(record, Cut):
+        return Reject(source, line, record.reason, None, record.head.decode("utf-8", "replace"))
     for parsed in _read_lines((record,), source, line):
         return parsed
     raise AssertionError("split_records yields only non-blank lines")  # pragma: no cover

@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from mjstats.formats import open_binary
 from mjstats.formats.fan_names import fan_name_of_id
+from mjstats.formats.limits import HEAD_BYTES, Cut, current_limits, split_lines, too_long
 from mjstats.records import (
     Event,
     EventKind,
@@ -61,18 +62,35 @@ class _Bad(Exception):
 # --- cutting a file into boards -----------------------------------------------------------------
 
 
-def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes]]:
+def split_records(
+    lines: Iterable[bytes | str], max_record_bytes: int | None = None
+) -> Iterator[tuple[int, bytes | Cut]]:
     """Cut a PMN file into boards: ``(first line number, the board's bytes)``.
 
     A board ends at a blank line outside a ``{...}`` comment, or where a tag it already has
     appears again (boards written without a blank line between them). Text that is no board
-    still comes out as a record, so it becomes a reject: nothing is dropped silently.
+    still comes out as a record, so it becomes a reject: nothing is dropped silently. A board
+    longer than ``max_record_bytes`` (default: the limits in force) comes out as a
+    :class:`~mjstats.formats.limits.Cut` with its first bytes, as does the point where a
+    compressed source stopped; the rest of that board is skipped, never held.
     """
+    limit = max_record_bytes if max_record_bytes is not None else current_limits().max_record_bytes
+    numbered: Iterable[tuple[int, bytes | str | Cut]] = (
+        split_lines(lines, limit) if hasattr(lines, "read") else enumerate(lines, 1)  # type: ignore[arg-type]
+    )
     board: list[bytes] = []
+    size = 0
     start = 0
     names: set[bytes] = set()
     depth = 0  # inside a {...} comment spanning lines
-    for number, item in enumerate(lines, 1):
+    cut: Cut | None = None  # the board being skipped: too long
+    for number, item in numbered:
+        if isinstance(item, Cut):  # a line too long, or the stream stopped
+            if board or cut is not None:
+                yield start, cut or b"".join(board)
+            yield number, item
+            board, names, size, cut = [], set(), 0, None
+            continue
         raw = item.encode("utf-8", "surrogateescape") if isinstance(item, str) else item
         if number == 1:
             raw = raw.removeprefix(b"\xef\xbb\xbf")
@@ -80,22 +98,29 @@ def split_records(lines: Iterable[bytes | str]) -> Iterator[tuple[int, bytes]]:
             raw += b"\n"
         text = raw.strip()
         if depth == 0 and not text:
-            if board:
-                yield start, b"".join(board)
-                board, names = [], set()
+            if board or cut is not None:
+                yield start, cut or b"".join(board)
+                board, names, size, cut = [], set(), 0, None
             continue
         tag = _tag_name(text) if depth == 0 else None
-        if tag is not None and tag in names and board:
-            yield start, b"".join(board)
-            board, names = [], set()
+        if tag is not None and tag in names and (board or cut is not None):
+            yield start, cut or b"".join(board)
+            board, names, size, cut = [], set(), 0, None
         if tag is not None:
             names.add(tag)
-        if not board:
+        if not board and cut is None:
             start = number
-        board.append(raw)
         depth = _comment_depth(raw, depth)
-    if board:
-        yield start, b"".join(board)
+        if cut is not None:
+            continue
+        size += len(raw)
+        if limit is not None and size > limit:
+            cut = Cut((b"".join(board) + raw)[:HEAD_BYTES], too_long(limit))
+            board = []
+            continue
+        board.append(raw)
+    if board or cut is not None:
+        yield start, cut or b"".join(board)
 
 
 def _tag_name(text: bytes) -> bytes | None:
@@ -145,8 +170,10 @@ def read_pmn(
         yield parse_record(record, start, label)
 
 
-def parse_record(record: bytes, start: int, source: str) -> Hand | Reject:
+def parse_record(record: bytes | Cut, start: int, source: str) -> Hand | Reject:
     """One board (as cut by :func:`split_records`) as a Hand, or a Reject saying why not."""
+    if isinstance(record, Cut):
+        return Reject(source, start, record.reason, None, record.head.decode("utf-8", "replace"))
     raw = record.decode("utf-8", "backslashreplace").rstrip("\r\n")
     tags: dict[str, tuple[str, int]] = {}
     try:

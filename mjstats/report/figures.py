@@ -4,7 +4,8 @@ Determinism: a fixed style (matplotlib defaults plus the overrides below, never 
 matplotlibrc), a fixed font (DejaVu Sans, shipped with matplotlib), a fixed ``svg.hashsalt``
 (clip-path ids), no date or creator metadata, and margins computed here rather than measured.
 Text stays text (``svg.fonttype: none``) so Chinese fan names render with the page's fonts, and
-every id is prefixed per figure so several SVGs can share one HTML page.
+every id is prefixed per figure so several SVGs can share one HTML page. Every text is drawn
+literally (no mathtext): names come from untrusted records.
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ STYLE = {
     "ytick.major.size": 0.0,
     "legend.frameon": False,
     "path.simplify": False,
+    # recorded text (player, style and fan names, match ids) is drawn as written: a name like
+    # "$x^$" must neither crash the figure as bad mathtext nor turn "$\\alpha$" into a glyph
+    "text.parse_math": False,
+    "text.usetex": False,
 }
 
 WIDTH = 7.0  # inches; the page scales the SVG to its column

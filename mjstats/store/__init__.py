@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mjstats.store.reader import Dataset, iter_hands, open_dataset
     from mjstats.store.schema import SCHEMAS
-    from mjstats.store.writer import IngestSummary, SourceInput, ingest_sources, write_derived
+    from mjstats.store.sources import SourceInput
+    from mjstats.store.writer import IngestSummary, ingest_sources, write_derived
 
 _HOMES = {
     "SCHEMAS": "mjstats.store.schema",
@@ -22,7 +23,7 @@ _HOMES = {
     "iter_hands": "mjstats.store.reader",
     "open_dataset": "mjstats.store.reader",
     "IngestSummary": "mjstats.store.writer",
-    "SourceInput": "mjstats.store.writer",
+    "SourceInput": "mjstats.store.sources",
     "ingest_sources": "mjstats.store.writer",
     "write_derived": "mjstats.store.writer",
 }

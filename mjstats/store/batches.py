@@ -9,23 +9,23 @@ back only these, so the parent process does no per-event work.
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import pyarrow as pa
 
 from mjstats.formats import format_module
+from mjstats.formats.limits import Cut
 from mjstats.records import Hand, Outcome, Reject
 from mjstats.store.schema import UNDATED, HandColumns
+from mjstats.workers import ordered_map
 
 __all__ = ["BATCH_RECORDS", "HandInfo", "ParsedBatch", "batch_from_records", "parse_batches"]
 
 BATCH_RECORDS = 1_000  # records per batch handed to a worker
 
-RawRecord = tuple[int, bytes]  # (first line number, the record's bytes)
+RawRecord = tuple[int, bytes | Cut]  # (first line number, the record's bytes or why it was cut)
 
 
 class HandInfo(NamedTuple):
@@ -97,7 +97,7 @@ def batch_from_records(records: Iterable[Hand | Reject], *, keep_raw: bool = Tru
 
 
 Splitter = Callable[[Iterable[bytes]], Iterator[RawRecord]]
-Parser = Callable[[bytes, int, str], Hand | Reject]
+Parser = Callable[[bytes | Cut, int, str], Hand | Reject]
 
 
 def _record_parser(format_name: str) -> tuple[Splitter, Parser]:
@@ -119,9 +119,11 @@ def parse_batches(
     jobs: int = 1,
     batch_records: int = BATCH_RECORDS,
 ) -> Iterator[ParsedBatch]:
-    """Parse a source's records in batches, in input order; with ``jobs > 1`` in worker processes.
+    """Parse a source's records in batches, in input order; with ``jobs > 1`` in worker processes
+    (:func:`mjstats.workers.ordered_map`: they die with this process and never re-run its script).
 
     At most ``2 * jobs`` batches are in flight, so memory stays bounded whatever the input size.
+    The records are cut here, within the input limits in force (``mjstats.formats.limits``).
     """
     split, _ = _record_parser(format_name)
     batches = _chunks(split(stream), batch_records)
@@ -129,16 +131,7 @@ def parse_batches(
         for items in batches:
             yield parse_batch(format_name, source, items)
         return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["mjstats.store.batches"])
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: list[Future[ParsedBatch]] = []
-        for items in batches:
-            pending.append(pool.submit(parse_batch, format_name, source, items))
-            if len(pending) >= 2 * jobs:
-                yield pending.pop(0).result()
-        for future in pending:
-            yield future.result()
+    yield from ordered_map(parse_batch, ((format_name, source, items) for items in batches), jobs)
 
 
 def _chunks(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:

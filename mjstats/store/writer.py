@@ -18,12 +18,14 @@ import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError, MjstatsError
 from mjstats.formats import format_module, open_binary
-from mjstats.records import Hand, Reject
+from mjstats.formats.limits import InputLimits, input_limits
+from mjstats.records import Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
 from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
+from mjstats.store.sources import SourceInput
 
 __all__ = ["IngestSummary", "SourceInput", "ingest_sources", "sha256_file", "write_derived"]
 
@@ -31,20 +33,6 @@ DEFAULT_CHUNK_HANDS = 5_000  # hands buffered per partition before a part file i
 PARALLEL_MIN_BYTES = 4 << 20  # smaller inputs are parsed in this process
 
 Progress = Callable[[int], None]  # called with the number of records read so far
-
-
-@dataclass(frozen=True)
-class SourceInput:
-    """One input to ingest: its path, its format name, and optionally a custom reader.
-
-    Without ``read`` the format's record splitter and parser are used, which lets large inputs
-    be parsed by several processes (``jobs``); a custom ``read`` (any function from a path to
-    records) is run in this process.
-    """
-
-    path: Path
-    format: str
-    read: Callable[[Path], Iterator[Hand | Reject]] | None = None
 
 
 @dataclass
@@ -199,6 +187,7 @@ def ingest_sources(
     reject_samples: int = 20,
     wait: float | None = None,
     on_wait: Callable[[LockHolder | None], None] | None = None,
+    limits: InputLimits | None = None,
 ) -> IngestSummary:
     """Read every input into the dataset at ``out`` in one atomic change.
 
@@ -207,7 +196,8 @@ def ingest_sources(
     ``jobs`` processes parse large inputs in parallel; the result is the same for any ``jobs``.
     The change holds the dataset's writer lock: another writer makes this one wait up to
     ``wait`` seconds (then DatasetBusy). ``out`` must be new, empty or a dataset; a run that
-    fails leaves no folder behind that it created.
+    fails leaves no folder behind that it created. ``limits`` bounds hostile input (record
+    length, decompression; docs/input-limits.md); None keeps the limits in force.
     """
     out = Path(out)
     inputs = list(inputs)
@@ -221,10 +211,11 @@ def ingest_sources(
         with writer_lock(out, wait=wait, create=True, on_wait=on_wait):
             try:
                 check_output_folder(out)
-                return _ingest_locked(
-                    inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
-                    batch_records=batch_records, progress=progress, reject_samples=reject_samples,
-                )
+                with input_limits(limits):
+                    return _ingest_locked(
+                        inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
+                        batch_records=batch_records, progress=progress, reject_samples=reject_samples,
+                    )
             except BaseException:
                 if created or _only_lock_left(out):
                     _remove_new_folder(out)

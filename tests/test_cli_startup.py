@@ -1,0 +1,62 @@
+"""Commands import only what they use: `mjstats --help` and `mjstats fan` load no pyarrow,
+pandas or matplotlib, and the one-line help listed for each command is its parser's own."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mjstats.cli import ALL, COMMANDS, build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("pyarrow", "pandas", "matplotlib", "numpy")
+
+
+def _loaded_after(argv: list[str]) -> set[str]:
+    code = (
+        "import sys, contextlib, io\n"
+        "from mjstats.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({argv!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    return {m for m in done.stdout.strip().split(",") if m}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["fan", "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", "--win", "W5"],
+        ["fan", "--help"],
+        ["fan", "--rules", "fuzhou", "W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 B1 B2 B3 T4", "--win", "B7",
+         "--gold", "T4"],
+    ],
+    ids=["help", "fan", "fan-help", "fan-fuzhou"],
+)
+def test_light_commands_load_no_data_stack(argv: list[str]) -> None:
+    assert _loaded_after(argv) == set()
+
+
+def test_listed_help_is_each_commands_own() -> None:
+    parser = build_parser(ALL)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    listed = {a.dest: a.help for a in sub._choices_actions}
+    assert listed == {name: help_text for name, (_, help_text) in COMMANDS.items()}
+
+
+def test_a_command_parses_the_same_alone_or_with_all() -> None:
+    argv = ["ingest", "a.txt", "--out", "DS", "--wait", "3"]
+    alone, together = build_parser("ingest").parse_args(argv), build_parser(ALL).parse_args(argv)
+    assert vars(alone) == {k: v for k, v in vars(together).items() if k in vars(alone)}
+    assert vars(alone).keys() == vars(together).keys()

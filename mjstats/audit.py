@@ -6,10 +6,12 @@ whatever the number of jobs. Output, streamed into the next dataset version (whi
 atomically; a rerun replaces it):
 
 - ``findings``: match_id, hand_no, seq, check, severity, expected, recorded, message
-- ``computed_wins``: match_id, hand_no, winner, discarder, win_tile, self_drawn, fan_total,
-  recorded_fan_total, meets_minimum and the situational flags the replayer derived
-- ``computed_fans``: match_id, hand_no, name, count, points
-- ``computed_payments``: match_id, hand_no, seat, score, recorded_score
+- ``computed_wins``: match_id, hand_no, win_no, winner, discarder, win_tile, self_drawn,
+  fan_total, recorded_fan_total, meets_minimum and the situational flags the replayer derived
+- ``computed_fans``: match_id, hand_no, win_no, winner, name, count, points
+- ``computed_payments``: match_id, hand_no, win_no, seat, score, recorded_score
+
+``win_no`` is the recorded win a row rescored (0-based, the ``wins`` table's key).
 - ``audited_hands``: match_id, hand_no, ruleset, profile, status, findings
 
 Each table also carries ``ruleset`` (its Hive partition).
@@ -34,13 +36,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.errors import ProfileError
-from mjstats.records import DUPLICATE_HAND, Hand
+from mjstats.records import DUPLICATE_HAND, Hand, Win
 from mjstats.replay import (
+    ComputedWin,
     Finding,
     ReplayProfile,
     ReplayResult,
     SequenceCheck,
     Severity,
+    WinContext,
     profile_for,
     replay_hand,
 )
@@ -153,19 +157,35 @@ def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: Repla
         f["recorded"].append(finding.recorded)
         f["message"].append(finding.message)
         f["ruleset"].append(rs)
-    ctx, win = result.context, result.win
-    if ctx is None or win is None:
-        return
+    recorded_wins = hand.result.wins
+    for win_no, ctx, win in result.wins:
+        if win is None:
+            continue
+        recorded = recorded_wins[win_no] if win_no < len(recorded_wins) else None
+        _add_computed_win(rows, hand, win_no, ctx, win, recorded)
+
+
+def _add_computed_win(
+    rows: dict[str, dict[str, list[Any]]],
+    hand: Hand,
+    win_no: int,
+    ctx: WinContext,
+    win: ComputedWin,
+    recorded: Win | None,
+) -> None:
+    """The computed_* rows of one rescored win."""
+    mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
     w = rows["computed_wins"]
     for key, value in (
         ("match_id", mid),
         ("hand_no", no),
+        ("win_no", win_no),
         ("winner", ctx.winner),
         ("discarder", ctx.discarder),
         ("win_tile", ctx.win_tile),
         ("self_drawn", ctx.self_drawn),
         ("fan_total", win.total),
-        ("recorded_fan_total", hand.result.fan_total),
+        ("recorded_fan_total", recorded.fan_total if recorded is not None else None),
         ("meets_minimum", win.meets_minimum),
         ("fourth_tile", ctx.fourth_tile),
         ("kong_win", ctx.kong_win),
@@ -178,6 +198,8 @@ def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: Repla
         for key, value in (
             ("match_id", mid),
             ("hand_no", no),
+            ("win_no", win_no),
+            ("winner", ctx.winner),
             ("name", fan.name),
             ("count", fan.count),
             ("points", fan.points),
@@ -185,14 +207,16 @@ def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: Repla
         ):
             cf[key].append(value)
     p = rows["computed_payments"]
-    recorded = hand.result.scores
+    # the recorded net scores are one win's payments only when the hand has one win
+    scores = hand.result.scores if len(hand.result.wins) <= 1 else None
     for seat, score in enumerate(win.payments):
         for key, value in (
             ("match_id", mid),
             ("hand_no", no),
+            ("win_no", win_no),
             ("seat", seat),
             ("score", score),
-            ("recorded_score", recorded[seat] if recorded and seat < len(recorded) else None),
+            ("recorded_score", scores[seat] if scores and seat < len(scores) else None),
             ("ruleset", rs),
         ):
             p[key].append(value)
@@ -290,9 +314,6 @@ class PartSlicer:
         # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
         self.tables = tables or {name: pq.read_table(version / name / sub) for name in _PART_TABLES}
         hands = self.tables["hands"]
-        n_events = hands.column("n_events").to_pylist()
-        has_scores = hands.column("has_scores").to_pylist()
-        outcome = hands.column("outcome").to_pylist()
         keys = list(
             zip(
                 hands.column("match_id").to_pylist(),
@@ -300,23 +321,11 @@ class PartSlicer:
                 strict=True,
             )
         )
-        fan_keys = list(
-            zip(
-                self.tables["fans"].column("match_id").to_pylist(),
-                self.tables["fans"].column("hand_no").to_pylist(),
-                strict=True,
-            )
-        )
-        self.events = _offsets(n_events)
-        self.payments = _offsets(4 if s else 0 for s in has_scores)
-        self.wins = _offsets(1 if o == "win" else 0 for o in outcome)
-        fan_start, j = [], 0
-        for key in keys:  # fans rows are grouped per hand, in hand order
-            fan_start.append(j)
-            while j < len(fan_keys) and fan_keys[j] == key:
-                j += 1
-        fan_start.append(j)
-        self.fans = fan_start
+        self.events = _offsets(hands.column("n_events").to_pylist())
+        # wins, fans and payments rows are grouped per hand, in hand order (any number a hand)
+        self.wins = _group_starts(keys, self.tables["wins"])
+        self.fans = _group_starts(keys, self.tables["fans"])
+        self.payments = _group_starts(keys, self.tables["payments"])
 
     def hands(self, start: int, stop: int) -> list[Hand]:
         t = self.tables
@@ -334,6 +343,19 @@ class PartSlicer:
                 cut("payments", self.payments),
             )
         )
+
+
+def _group_starts(keys: list[tuple[str, int]], table: pa.Table) -> list[int]:
+    """Where each hand's rows start in ``table`` (rows grouped per hand in hand order), and the end."""
+    rows = zip(table.column("match_id").to_pylist(), table.column("hand_no").to_pylist(), strict=True)
+    row_keys = list(rows)
+    starts, j = [], 0
+    for key in keys:
+        starts.append(j)
+        while j < len(row_keys) and row_keys[j] == key:
+            j += 1
+    starts.append(j)
+    return starts
 
 
 def _offsets(counts: Any) -> list[int]:

@@ -46,7 +46,7 @@ def findings(
     match: str | Iterable[str] | None = None,
 ) -> pd.DataFrame:
     """The audit's findings as a DataFrame with :data:`FINDING_COLUMNS` (``seq`` and ``line``
-    nullable integers). ``check``: check codes (docs/audit.md); ``severity``: error, warning;
+    nullable integers). ``check``: check codes (docs/audit.md); ``severity``: error, warning, info;
     ``match``: match ids. An unknown code or severity, or a match the dataset does not hold,
     raises MjstatsError naming what is known; a dataset never audited raises DatasetError."""
     import pandas as pd

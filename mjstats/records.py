@@ -24,9 +24,12 @@ __all__ = [
     "Hand",
     "Match",
     "Outcome",
+    "Payment",
+    "PaymentReason",
     "Provenance",
     "Reject",
     "Result",
+    "Win",
     "WinKind",
     "group_matches",
     "shorten",
@@ -115,23 +118,151 @@ class FanEntry:
     points: int | None = None  # points per occurrence, where the record gives them
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
-    """The result as the platform recorded it (never recomputed here: the audit does that)."""
+class PaymentReason(StrEnum):
+    """Why points changed hands. A hand may hold several (Sichuan: kongs paid mid-hand, a
+    settlement at the end), so each recorded payment says which."""
 
-    outcome: Outcome
+    WIN = "win"  # paid for a win (Payment.win_no says which)
+    KONG = "kong"  # kong money paid when the kong is made
+    SETTLEMENT = "settlement"  # end-of-hand settlement (查叫, 查花猪, ...)
+    PENALTY = "penalty"  # a penalty for a wrong action (错和, 诈和, a tournament penalty)
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One seat's recorded gain (+) or loss (-) for one reason, and the win it belongs to.
+
+    A result's payments, summed per seat, are its ``scores``."""
+
+    seat: int
+    score: int
+    reason: PaymentReason = PaymentReason.WIN
+    win_no: int | None = None  # 0-based index into Result.wins, for reason WIN (else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One win of a hand as the platform recorded it (a hand may hold several: 一炮多响,
+    duplicate MCR's ``H1H3``, Sichuan's play after a win)."""
+
     winner: int | None = None
-    loser: int | None = None  # discarder (or robbed konger); None on self-draw or draw
+    loser: int | None = None  # discarder (or robbed konger); None on self-draw
     win_tile: Tile | None = None
     self_drawn: bool = False
     fan_total: int | None = None  # recorded total (Guobiao: flowers included)
     fans: tuple[FanEntry, ...] = ()
-    scores: tuple[int, ...] | None = None  # net points per seat, zero-sum
     pattern: str | None = None  # Fuzhou: the recorded pattern (三金倒, 金雀, ...)
+
+
+_WIN_FIELDS = ("winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "pattern")
+_NO_WIN = Win()
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Result:
+    """The result as the platform recorded it (never recomputed here: the audit does that).
+
+    ``wins`` holds every win of the hand in record order (its index is the win's ``win_no``,
+    0-based); ``scores`` the net points per seat; ``payments`` the itemised ledger where the
+    record gives one (empty otherwise). The single-win API is kept: ``Result(outcome,
+    winner=..., loser=..., win_tile=..., self_drawn=..., fan_total=..., fans=..., scores=...,
+    pattern=...)`` builds a one-win result, and ``result.winner`` etc. read the first win;
+    ``dataclasses.replace(result, fans=...)`` changes the first win.
+    """
+
+    outcome: Outcome
+    wins: tuple[Win, ...]
+    scores: tuple[int, ...] | None
+    payments: tuple[Payment, ...]
+
+    def __init__(
+        self,
+        outcome: Outcome,
+        winner: int | None = None,
+        loser: int | None = None,
+        win_tile: Tile | None = None,
+        self_drawn: bool = False,
+        fan_total: int | None = None,
+        fans: tuple[FanEntry, ...] = (),
+        scores: tuple[int, ...] | None = None,
+        pattern: str | None = None,
+        *,
+        wins: tuple[Win, ...] | None = None,
+        payments: tuple[Payment, ...] = (),
+    ) -> None:
+        fans = tuple(fans)
+        legacy = {
+            name: value
+            for name, value in zip(
+                _WIN_FIELDS, (winner, loser, win_tile, self_drawn, fan_total, fans, pattern), strict=True
+            )
+            if value != getattr(_NO_WIN, name)
+        }
+        if wins is None:
+            # the single-win form: one win when the outcome is a win or a field of it is given
+            wins = (Win(**legacy),) if legacy or outcome is Outcome.WIN else ()
+        elif legacy:
+            # dataclasses.replace(result, fans=...) passes wins and the changed field:
+            # the single-win fields given are the first win's
+            first = wins[0] if wins else _NO_WIN
+            wins = (Win(**{n: legacy.get(n, getattr(first, n)) for n in _WIN_FIELDS}), *wins[1:])
+        payments = tuple(payments)
+        if payments:
+            # the ledger is the itemised form of the net scores: both must tell the same
+            net = [0, 0, 0, 0]
+            for payment in payments:
+                net[payment.seat] += payment.score
+            if scores is None:
+                scores = tuple(net)
+            elif tuple(scores) != tuple(net):
+                raise ValueError(f"payments sum to {net} per seat, not the scores {list(scores)}")
+        set_field = object.__setattr__
+        set_field(self, "outcome", outcome)
+        set_field(self, "wins", tuple(wins))
+        set_field(self, "scores", scores)
+        set_field(self, "payments", payments)
 
     @property
     def is_win(self) -> bool:
         return self.outcome is Outcome.WIN
+
+    @property
+    def first_win(self) -> Win:
+        """The first recorded win (an empty :class:`Win` when there is none)."""
+        return self.wins[0] if self.wins else _NO_WIN
+
+    @property
+    def winner(self) -> int | None:
+        return self.first_win.winner
+
+    @property
+    def loser(self) -> int | None:
+        return self.first_win.loser
+
+    @property
+    def win_tile(self) -> Tile | None:
+        return self.first_win.win_tile
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.first_win.self_drawn
+
+    @property
+    def fan_total(self) -> int | None:
+        return self.first_win.fan_total
+
+    @property
+    def fans(self) -> tuple[FanEntry, ...]:
+        return self.first_win.fans
+
+    @property
+    def pattern(self) -> str | None:
+        return self.first_win.pattern
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every seat with a recorded win, in record order."""
+        return tuple(w.winner for w in self.wins if w.winner is not None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,13 +82,13 @@ def test_bad_utf8_is_one_reject_and_reading_goes_on() -> None:
 
 def test_unknown_version_is_rejected_with_a_clear_message() -> None:
     obj = json.loads(LINES[0])
-    obj["v"] = 2
-    obj["new_field_of_v2"] = {"anything": True}
+    obj["v"] = 3
+    obj["new_field_of_v3"] = {"anything": True}
     line = json.dumps(obj)
     (reject,) = read_canonical([line], name="future.jsonl")
     assert isinstance(reject, Reject)
-    assert reject.error == ("unsupported canonical format version 2: this mjstats reads "
-                            "version 1; upgrade mjstats to read this line")
+    assert reject.error == ("unsupported canonical format version 3: this mjstats reads "
+                            "versions 1 to 2; upgrade mjstats to read this line")
     assert reject.match_id == obj["match_id"] and reject.raw == line
     assert str(reject).startswith(f"future.jsonl:1 (match {obj['match_id']}): unsupported")
 

@@ -15,13 +15,25 @@ from mjstats.errors import RecordError
 from mjstats.formats.canonical import (
     EVENT_KEYS,
     HAND_KEYS,
+    PAYMENT_KEYS,
     RESULT_KEYS,
+    WIN_KEYS,
     hand_from_json,
     hand_to_json,
     read_canonical,
     write_canonical,
 )
-from mjstats.records import Event, EventKind, FanEntry, Hand, Provenance, Reject, Result
+from mjstats.records import (
+    Event,
+    EventKind,
+    FanEntry,
+    Hand,
+    Payment,
+    Provenance,
+    Reject,
+    Result,
+    Win,
+)
 from mjstats.tiles import parse_tile
 from tests.strategies import hands, random_hand
 
@@ -219,12 +231,16 @@ def test_the_format_knows_every_field_of_the_model() -> None:
     assert list(Event._fields) == [
         "seq", "kind", "seat", "tile", "tiles", "from_seat", "claimed", "tail", "claim", "win",
         "line"]
-    assert [f.name for f in fields(Result)] == [
-        "outcome", "winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "scores",
-        "pattern"]
+    assert [f.name for f in fields(Result)] == ["outcome", "wins", "scores", "payments"]
+    assert [f.name for f in fields(Win)] == [
+        "winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "pattern"]
+    assert [f.name for f in fields(Payment)] == ["seat", "score", "reason", "win_no"]
     assert [f.name for f in fields(FanEntry)] == ["name", "count", "points"]
     # every model value is carried: a key per field (seq -> position/"q"); provenance and
     # origin share "source" (written: the origin, else the provenance; read: the origin)
     assert len(HAND_KEYS) == len(fields(Hand)) - 1 + 1  # + "v"
     assert len(EVENT_KEYS) == len(Event._fields)
-    assert len(RESULT_KEYS) == len(fields(Result))
+    # a result carries its wins either as the version-1 fields (one win) or as "wins"
+    assert set(RESULT_KEYS) == {"outcome", "wins", "scores", "payments", *WIN_KEYS}
+    assert list(WIN_KEYS) == [f.name for f in fields(Win)]
+    assert list(PAYMENT_KEYS) == [f.name for f in fields(Payment)]

@@ -88,7 +88,7 @@ def test_unknown_values_and_unaudited_datasets_are_errors(audited: Path, source:
     known = r"unknown check code 'win\.fan' \(known: claim\.chi_seat, .*win\.fans"
     with pytest.raises(MjstatsError, match=known):
         mjstats.findings(audited, check="win.fan")
-    with pytest.raises(MjstatsError, match=r"unknown severity 'fatal' \(known: error, warning\)"):
+    with pytest.raises(MjstatsError, match=r"unknown severity 'fatal' \(known: error, info, warning\)"):
         mjstats.findings(audited, severity="fatal")
     with pytest.raises(MjstatsError, match="no match 'nope'"):
         mjstats.findings(audited, match="nope")

@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("dataset", type=Path, metavar="DATASET")
     p.add_argument("--check", default=None, metavar="CODE[,CODE...]", help="only these check codes")
-    p.add_argument("--severity", default=None, metavar="S", help="only this severity (error, warning)")
+    p.add_argument("--severity", default=None, metavar="S", help="only this severity (error, warning, info)")
     p.add_argument("--match", default=None, metavar="ID[,ID...]", help="only these matches")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="a JSON array of objects")

@@ -27,9 +27,12 @@ from mjstats.records import (
     FanEntry,
     Hand,
     Outcome,
+    Payment,
+    PaymentReason,
     Provenance,
     Reject,
     Result,
+    Win,
     WinKind,
 )
 from mjstats.tiles import ALL_KINDS, Tile
@@ -39,13 +42,15 @@ __all__ = [
     "RULESETS",
     "hand_from_json",
     "hand_to_json",
+    "needs_version",
     "parse_record",
     "read_canonical",
     "split_records",
     "write_canonical",
 ]
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the newest version this module reads and writes
+SINGLE_WIN_VERSION = 1  # what a hand needs when its result fits version 1 (docs/format.md §8)
 RULESETS = frozenset({"guobiao", "fuzhou"})
 
 # Key order of each object: the writer emits keys in exactly this order (docs/format.md).
@@ -57,8 +62,11 @@ HAND_KEYS = (
 EVENT_KEYS = ("k", "s", "t", "ts", "f", "c", "tail", "claim", "win", "l", "q")
 RESULT_KEYS = (
     "outcome", "winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "pattern",
-    "scores",
+    "wins", "scores", "payments",
 )  # fmt: skip
+WIN_KEYS = ("winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "pattern")
+PAYMENT_KEYS = ("seat", "score", "reason", "win_no")
+V2_RESULT_KEYS = frozenset(("wins", "payments"))  # result keys version 1 does not have
 FAN_KEYS = ("name", "count", "points")
 SOURCE_KEYS = ("file", "line")
 
@@ -66,6 +74,10 @@ _HAND_KEYSET = frozenset(HAND_KEYS)
 _EVENT_KEYSET = frozenset(EVENT_KEYS)
 _COMMON_EVENT_KEYSET = frozenset(("k", "s", "t", "tail", "l"))
 _RESULT_KEYSET = frozenset(RESULT_KEYS)
+_V1_RESULT_KEYSET = _RESULT_KEYSET - V2_RESULT_KEYS
+_WIN_KEYSET = frozenset(WIN_KEYS)
+_PAYMENT_KEYSET = frozenset(PAYMENT_KEYS)
+_REASON_OF: dict[str, PaymentReason] = {r.value: r for r in PaymentReason}
 _FAN_KEYSET = frozenset(FAN_KEYS)
 _SOURCE_KEYSET = frozenset(SOURCE_KEYS)
 _HAND_REQUIRED = ("match_id", "hand_no", "ruleset", "profile", "dealer", "prevalent_wind",
@@ -147,21 +159,21 @@ def _seat_text(seat: int) -> str:
     raise _Unwritable(f"seat out of range 0..3: {seat!r}")
 
 
-def _result_obj(result: Result) -> dict[str, Any]:
-    obj: dict[str, Any] = {"outcome": result.outcome.value}
-    if result.winner is not None:
-        obj["winner"] = _seat(result.winner)
-    if result.loser is not None:
-        obj["loser"] = _seat(result.loser)
-    if result.win_tile is not None:
-        obj["win_tile"] = _code(result.win_tile)
-    if result.self_drawn:
+def _win_obj(win: Win, obj: dict[str, Any]) -> dict[str, Any]:
+    """The fields of one win into ``obj`` (the result object itself in the single-win form)."""
+    if win.winner is not None:
+        obj["winner"] = _seat(win.winner)
+    if win.loser is not None:
+        obj["loser"] = _seat(win.loser)
+    if win.win_tile is not None:
+        obj["win_tile"] = _code(win.win_tile)
+    if win.self_drawn:
         obj["self_drawn"] = True
-    if result.fan_total is not None:
-        obj["fan_total"] = int(result.fan_total)
-    if result.fans:
+    if win.fan_total is not None:
+        obj["fan_total"] = int(win.fan_total)
+    if win.fans:
         fans = []
-        for fan in result.fans:
+        for fan in win.fans:
             entry: dict[str, Any] = {"name": fan.name}
             if fan.count != 1:
                 entry["count"] = int(fan.count)
@@ -169,10 +181,46 @@ def _result_obj(result: Result) -> dict[str, Any]:
                 entry["points"] = int(fan.points)
             fans.append(entry)
         obj["fans"] = fans
-    if result.pattern is not None:
-        obj["pattern"] = result.pattern
+    if win.pattern is not None:
+        obj["pattern"] = win.pattern
+    return obj
+
+
+def _single_win_form(result: Result) -> bool:
+    """Whether the result reads back unchanged from the version-1 fields (at most one win)."""
+    if len(result.wins) == 1:
+        return result.is_win or result.wins[0] != Win()
+    return not result.wins and not result.is_win
+
+
+def needs_version(result: Result) -> int:
+    """The format version a result needs: 2 for several wins or a payment ledger, else 1."""
+    return SINGLE_WIN_VERSION if _single_win_form(result) and not result.payments else FORMAT_VERSION
+
+
+def _payment_obj(payment: Payment, n_wins: int) -> dict[str, Any]:
+    if type(payment.score) is not int or not isinstance(payment.reason, PaymentReason):
+        raise _Unwritable(f"a payment needs an integer score and a reason: {payment!r}")
+    obj: dict[str, Any] = {"seat": _seat(payment.seat), "score": payment.score,
+                           "reason": payment.reason.value}
+    if payment.win_no is not None:
+        if type(payment.win_no) is not int or not 0 <= payment.win_no < n_wins:
+            raise _Unwritable(f"payment win_no {payment.win_no!r} names no win")
+        obj["win_no"] = payment.win_no
+    return obj
+
+
+def _result_obj(result: Result) -> dict[str, Any]:
+    obj: dict[str, Any] = {"outcome": result.outcome.value}
+    if _single_win_form(result):
+        if result.wins:
+            _win_obj(result.wins[0], obj)
+    else:
+        obj["wins"] = [_win_obj(win, {}) for win in result.wins]
     if result.scores is not None:
         obj["scores"] = [int(s) for s in result.scores]
+    if result.payments:
+        obj["payments"] = [_payment_obj(p, len(result.wins)) for p in result.payments]
     return obj
 
 
@@ -204,16 +252,17 @@ def _check_writable(hand: Hand) -> None:
     result = hand.result
     if result.scores is not None and len(result.scores) != 4:
         raise _Unwritable("result.scores needs one score per seat (4)")
-    if any(type(f.name) is not str or not f.name or f.count < 0 for f in result.fans):
-        raise _Unwritable("fans need a non-empty name and a count >= 0")
-    if result.pattern == "" or (result.fan_total is not None and result.fan_total < 0):
-        raise _Unwritable("result.pattern must not be empty, fan_total must be >= 0")
+    for win in result.wins:
+        if any(type(f.name) is not str or not f.name or f.count < 0 for f in win.fans):
+            raise _Unwritable("fans need a non-empty name and a count >= 0")
+        if win.pattern == "" or (win.fan_total is not None and win.fan_total < 0):
+            raise _Unwritable("result.pattern must not be empty, fan_total must be >= 0")
 
 
 def _hand_obj(hand: Hand) -> dict[str, Any]:
     _check_writable(hand)
     obj: dict[str, Any] = {
-        "v": FORMAT_VERSION,
+        "v": needs_version(hand.result),
         "match_id": hand.match_id,
         "hand_no": int(hand.hand_no),
         "ruleset": hand.ruleset,
@@ -550,8 +599,56 @@ def _fan(raw: Any, where: str) -> FanEntry:
     return FanEntry(name, count, points)
 
 
-def _result(raw: Any) -> Result:
-    _obj(raw, "result", _RESULT_KEYSET)
+def _win(raw: dict[str, Any], where: str) -> Win:
+    """The win fields of ``raw`` (the result object itself in the single-win form)."""
+    get = raw.get
+    winner = get("winner")
+    if winner is not None:
+        winner = _seat_of(winner, f"{where}.winner")
+    loser = get("loser")
+    if loser is not None:
+        loser = _seat_of(loser, f"{where}.loser")
+    win_tile = get("win_tile")
+    if win_tile is not None:
+        win_tile = _tile(win_tile, f"{where}.win_tile")
+    self_drawn = get("self_drawn", False)
+    if type(self_drawn) is not bool:
+        raise _Invalid(f"{where}.self_drawn: expected a boolean, got {_kind(self_drawn)}")
+    fan_total = get("fan_total")
+    if fan_total is not None:
+        fan_total = _int(fan_total, f"{where}.fan_total", 0, column=_INT32)
+    fans_raw = get("fans", [])
+    if type(fans_raw) is not list:
+        raise _Invalid(f"{where}.fans: expected a list, got {_kind(fans_raw)}")
+    fans = tuple(_fan(f, f"{where}.fans[{i}]") for i, f in enumerate(fans_raw))
+    pattern = get("pattern")
+    if pattern is not None:
+        pattern = _str(pattern, f"{where}.pattern", empty=False)
+    return Win(winner, loser, win_tile, self_drawn, fan_total, fans, pattern)
+
+
+def _payment(raw: Any, where: str, n_wins: int) -> Payment:
+    _obj(raw, where, _PAYMENT_KEYSET)
+    _no_nulls(raw, where)
+    for key in ("seat", "score", "reason"):
+        if key not in raw:
+            raise _Invalid(f"{where}: missing required field {key!r}")
+    seat = _seat_of(raw["seat"], f"{where}.seat")
+    score = _int(raw["score"], f"{where}.score", column=_INT64)
+    reason = _REASON_OF.get(raw["reason"]) if type(raw["reason"]) is str else None
+    if reason is None:
+        raise _Invalid(f"{where}.reason: expected one of {', '.join(_REASON_OF)}, "
+                       f"got {raw['reason']!r}")
+    win_no = raw.get("win_no")
+    if win_no is not None:
+        win_no = _int(win_no, f"{where}.win_no", 0, column=_INT16)
+        if win_no >= n_wins:
+            raise _Invalid(f"{where}.win_no: {win_no} names no win (the result has {n_wins})")
+    return Payment(seat, score, reason, win_no)
+
+
+def _result(raw: Any, version: int = FORMAT_VERSION) -> Result:
+    _obj(raw, "result", _RESULT_KEYSET if version >= 2 else _V1_RESULT_KEYSET)
     _no_nulls(raw, "result")
     if "outcome" not in raw:
         raise _Invalid("result: missing required field 'outcome'")
@@ -560,51 +657,52 @@ def _result(raw: Any) -> Result:
     except (KeyError, TypeError):
         outcome = raw["outcome"]
         raise _Invalid(f"result.outcome: expected 'win' or 'draw', got {outcome!r}") from None
-    get = raw.get
-    winner = get("winner")
-    if winner is not None:
-        winner = _seat_of(winner, "result.winner")
-    loser = get("loser")
-    if loser is not None:
-        loser = _seat_of(loser, "result.loser")
-    win_tile = get("win_tile")
-    if win_tile is not None:
-        win_tile = _tile(win_tile, "result.win_tile")
-    self_drawn = get("self_drawn", False)
-    if type(self_drawn) is not bool:
-        raise _Invalid(f"result.self_drawn: expected a boolean, got {_kind(self_drawn)}")
-    fan_total = get("fan_total")
-    if fan_total is not None:
-        fan_total = _int(fan_total, "result.fan_total", 0, column=_INT32)
-    fans_raw = get("fans", [])
-    if type(fans_raw) is not list:
-        raise _Invalid(f"result.fans: expected a list, got {_kind(fans_raw)}")
-    fans = tuple(_fan(f, f"result.fans[{i}]") for i, f in enumerate(fans_raw))
-    pattern = get("pattern")
-    if pattern is not None:
-        pattern = _str(pattern, "result.pattern", empty=False)
-    scores = get("scores")
+    wins_raw = raw.get("wins")
+    if wins_raw is None:  # the single-win form (all of version 1)
+        win = _win(raw, "result")
+        wins: tuple[Win, ...] = (win,) if outcome is Outcome.WIN or win != Win() else ()
+    else:
+        single = sorted(raw.keys() & _WIN_KEYSET)
+        if single:
+            raise _Invalid(f"result: {single[0]!r} belongs in result.wins when 'wins' is given")
+        if type(wins_raw) is not list:
+            raise _Invalid(f"result.wins: expected a list, got {_kind(wins_raw)}")
+        items = []
+        for i, item in enumerate(wins_raw):
+            _obj(item, f"result.wins[{i}]", _WIN_KEYSET)
+            _no_nulls(item, f"result.wins[{i}]")
+            items.append(_win(item, f"result.wins[{i}]"))
+        wins = tuple(items)
+    scores = raw.get("scores")
     if scores is not None:
         if type(scores) is not list or len(scores) != 4:
             raise _Invalid(f"result.scores: expected a list of 4 integers, got {_kind(scores)}")
         scores = tuple(_int(s, f"result.scores[{i}]", column=_INT64) for i, s in enumerate(scores))
-    return Result(outcome, winner, loser, win_tile, self_drawn, fan_total, fans, scores, pattern)
+    payments_raw = raw.get("payments", [])
+    if type(payments_raw) is not list:
+        raise _Invalid(f"result.payments: expected a list, got {_kind(payments_raw)}")
+    payments = tuple(_payment(p, f"result.payments[{i}]", len(wins))
+                     for i, p in enumerate(payments_raw))
+    try:
+        return Result(outcome, scores=scores, wins=wins, payments=payments)
+    except ValueError as exc:  # the ledger does not add up to the scores
+        raise _Invalid(f"result.payments: {exc}") from None
 
 
-def _version(obj: dict[str, Any]) -> None:
+def _version(obj: dict[str, Any]) -> int:
     if "v" not in obj:
         raise _Invalid("missing required field 'v' (canonical format version); "
                        "is this an mjstats canonical file?")
     version = obj["v"]
-    if version == FORMAT_VERSION and type(version) is int:
-        return
+    if type(version) is int and 1 <= version <= FORMAT_VERSION:
+        return version
     if type(version) is int and version > FORMAT_VERSION:
         raise _Invalid(f"unsupported canonical format version {version}: this mjstats reads "
-                       f"version {FORMAT_VERSION}; upgrade mjstats to read this line")
+                       f"versions 1 to {FORMAT_VERSION}; upgrade mjstats to read this line")
     if type(version) is not int:
         raise _Invalid(f"v: expected an integer format version, got {_kind(version)}")
     raise _Invalid(f"unsupported canonical format version {version}: this mjstats reads "
-                   f"version {FORMAT_VERSION}")
+                   f"versions 1 to {FORMAT_VERSION}")
 
 
 def _timestamp(value: Any) -> str:
@@ -619,7 +717,7 @@ def _timestamp(value: Any) -> str:
 def _hand(obj: Any, source: str, line: int) -> Hand:
     if type(obj) is not dict:
         raise _Invalid(f"a line must hold one JSON object (a hand), got {_kind(obj)}")
-    _version(obj)
+    version = _version(obj)
     _obj(obj, "", _HAND_KEYSET)
     _no_nulls(obj, "")
     for key in _HAND_REQUIRED:
@@ -675,7 +773,7 @@ def _hand(obj: Any, source: str, line: int) -> Hand:
     if type(events_raw) is not list:
         raise _Invalid(f"events: expected a list, got {_kind(events_raw)}")
     events = _events(events_raw)
-    result = _result(obj["result"])
+    result = _result(obj["result"], version)
     return Hand(match_id, hand_no, ruleset, profile, dealer, prevalent_wind, events, result,
                 players, styles, streak, gold, wall, dice, started_at, meta, provenance, origin)
 

@@ -1,8 +1,10 @@
 """Every source's fan names mapped to mjstats' (the Chinese names of ``mjstats.rules.guobiao``).
 
-One section per source. A name that is neither ours nor in the source's table is an error
-naming it (:func:`our_fan_name` raises ``KeyError``): readers turn it into a reject, never
-drop it. Our names are those of PyMahjongGB 1.3.0, the calculator Botzone scores with.
+One section per source; PMN numbers the fans instead (``id`` 1..81 in the order of the
+Guobiao fan table, taken from that table itself so it cannot drift). A name that is neither
+ours nor in the source's table is an error naming it (:func:`our_fan_name` raises
+``KeyError``): readers turn it into a reject, never drop it. Our names are those of
+PyMahjongGB 1.3.0, the calculator Botzone scores with.
 """
 
 from __future__ import annotations
@@ -10,8 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from mjstats.rules.guobiao import FAN_BY_NAME
+from mjstats.rules.guobiao.fans import FANS
 
-__all__ = ["BOTZONE_FAN_NAMES", "HUMAN_2017_FAN_NAMES", "OUR_FAN_NAMES", "our_fan_name"]
+__all__ = [
+    "BOTZONE_FAN_NAMES",
+    "FAN_NAME_BY_ID",
+    "HUMAN_2017_FAN_NAMES",
+    "OUR_FAN_NAMES",
+    "fan_name_of_id",
+    "our_fan_name",
+]
 
 OUR_FAN_NAMES = frozenset(FAN_BY_NAME)
 
@@ -38,3 +48,14 @@ def our_fan_name(name: str, table: Mapping[str, str]) -> str:
     if name in OUR_FAN_NAMES:
         return name
     return table[name]
+
+
+# --- PMN (mahjongsoft boards): fans by number ----------------------------------------------------
+# id 1..81 -> our name, in the Guobiao fan table's order (reference guobiao.md); 82 (明暗杠, a
+# later Mahjong International League rule) is not numbered by the 81-fan formats.
+FAN_NAME_BY_ID: Mapping[int, str] = {fan.order: fan.name for fan in FANS if 1 <= fan.order <= 81}
+
+
+def fan_name_of_id(number: int) -> str | None:
+    """Our name of a Guobiao fan number 1..81, or None for a number that names no fan."""
+    return FAN_NAME_BY_ID.get(number)

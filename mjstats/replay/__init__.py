@@ -3,7 +3,7 @@
 ``replay_hand(hand)`` returns a :class:`ReplayResult` (findings, recomputed win, turn states);
 the checks are catalogued in :data:`CATALOGUE` (docs/audit.md lists them); platform rules are a
 :class:`ReplayProfile` (Botzone Guobiao: :data:`BOTZONE`; Fuzhou: :func:`fuzhou_profile`, registered for
-the ``seed`` and ``platform`` rule profiles).
+the ``seed`` and ``platform`` rule profiles; MCR boards from PMN: :data:`MCR`, :data:`DUPLICATE`).
 """
 
 from mjstats.replay.botzone import BOTZONE, BotzoneProfile
@@ -11,6 +11,7 @@ from mjstats.replay.checks import CATALOGUE, Check
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.fuzhou import FuzhouReplayProfile, fuzhou_profile  # registers seed, platform
 from mjstats.replay.human2017 import HUMAN2017  # registers guobiao/human2017
+from mjstats.replay.mcr import DUPLICATE, MCR, McrProfile  # registers mcr, duplicate, pmn
 from mjstats.replay.profile import (
     ComputedFan,
     ComputedWin,
@@ -24,7 +25,9 @@ from mjstats.replay.replayer import HandReplay, ReplayResult, profile_for, regis
 __all__ = [
     "BOTZONE",
     "CATALOGUE",
+    "DUPLICATE",
     "HUMAN2017",
+    "MCR",
     "BotzoneProfile",
     "Check",
     "ComputedFan",
@@ -32,6 +35,7 @@ __all__ = [
     "Finding",
     "FuzhouReplayProfile",
     "HandReplay",
+    "McrProfile",
     "Meld",
     "ReplayProfile",
     "ReplayResult",

@@ -23,7 +23,7 @@ class Check:
     rule: str
 
 
-_E, _W = Severity.ERROR, Severity.WARNING
+_E, _W, _I = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 CATALOGUE: dict[str, Check] = {
     c.code: c
@@ -185,6 +185,20 @@ CATALOGUE: dict[str, Check] = {
             _E,
             "each seat's recorded score equals the computed payment",
             "botzone-format.md: scores (base 8)",
+        ),
+        Check(
+            "result.scores_unchecked",
+            _I,
+            "the recorded scores were not checked: the profile's scoring of this case (several "
+            "winners on one discard in duplicate MCR, a penalty) is not pinned down",
+            "real-formats.md §3: a duplicate board with several winners need not sum to zero",
+        ),
+        Check(
+            "win.several",
+            _E,
+            "at most one seat wins on one discard or robbed kong, unless the profile allows "
+            "several (duplicate MCR)",
+            "guobiao.md / real-formats.md §3: standard MCR allows one winner",
         ),
         Check(
             "draw.not_exhausted",

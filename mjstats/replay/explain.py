@@ -45,24 +45,30 @@ def explain_hand(hand: Hand, result: ReplayResult) -> str:
         f"seat {hand.dealer}, prevalent wind {winds[hand.prevalent_wind]}: {result.status}, "
         f"{len(result.findings)} finding(s)",
     ]
-    ctx, win = result.context, result.win
-    # the win's event shows the winner's hand (the table's actor there is still the discarder)
-    win_seq = None
-    if ctx is not None:
-        wins = (e.seq for e in hand.events if e.kind is EventKind.HU and e.seat == ctx.winner)
-        win_seq = next(wins, None)
+    # each win's event shows its winner's hand (the table's actor there is still the discarder)
+    hu_seqs: dict[int | None, list[int]] = {}
+    for event in hand.events:
+        if event.kind is EventKind.HU:
+            hu_seqs.setdefault(event.seat, []).append(event.seq)
+    winner_at: dict[int, WinContext] = {}
+    for _, won, _ in result.wins:
+        seqs = hu_seqs.get(won.winner)
+        if seqs:
+            winner_at[seqs.pop(0)] = won
     dealt = False
     for turn in result.turns:
         out.append(f"{turn.seq:>4}  {turn.event}")
         if turn.phase != "deal" and not dealt:
             dealt = True
             out.extend(f"      {_seat_line(turn, s)}" for s in range(4))
-        elif ctx is not None and turn.seq == win_seq:
-            out.append(f"      {_winner_line(ctx)}   [{turn.phase}; {turn.wall}]")
+        elif turn.seq in winner_at:
+            out.append(f"      {_winner_line(winner_at[turn.seq])}   [{turn.phase}; {turn.wall}]")
         elif dealt and turn.actor is not None and not turn.event.startswith("seat None"):
             out.append(f"      {_seat_line(turn, turn.actor)}   [{turn.phase}; {turn.wall}]")
         out.extend(f"   !! {text}" for text in by_seq.get(turn.seq, ()))
-    if ctx is not None:
+    several = len(result.wins) > 1 or len(hand.result.wins) > 1
+    for win_no, ctx, win in result.wins:
+        label = f"win {win_no}" if several else "win"
         flags = [
             name
             for name, on in (
@@ -74,18 +80,20 @@ def explain_hand(hand: Hand, result: ReplayResult) -> str:
             if on
         ]
         out.append(
-            f"win: seat {ctx.winner} on {ALL_KINDS[ctx.win_tile].botzone}"
+            f"{label}: seat {ctx.winner} on {ALL_KINDS[ctx.win_tile].botzone}"
             + (f" from seat {ctx.discarder}" if ctx.discarder is not None else "")
             + (f" ({', '.join(flags)})" if flags else "")
         )
         out.append(f"winning hand: {_winner_line(ctx)}")
-    if win is not None:
-        fans = "+".join(f"{f.name}*{f.count}" for f in win.fans)
-        out.append(f"recomputed: {win.total} fan {fans}; payments {' '.join(map(str, win.payments))}")
+        if win is not None:
+            fans = "+".join(f"{f.name}*{f.count}" for f in win.fans)
+            out.append(f"recomputed: {win.total} fan {fans}; payments {' '.join(map(str, win.payments))}")
     recorded = hand.result
-    if recorded.fan_total is not None:
-        fans = "+".join(f"{f.name}*{f.count}" for f in recorded.fans)
-        out.append(f"recorded:   {recorded.fan_total} fan {fans}")
+    for win_no, recorded_win in enumerate(recorded.wins):
+        if recorded_win.fan_total is not None:
+            fans = "+".join(f"{f.name}*{f.count}" for f in recorded_win.fans)
+            which = f" (win {win_no}, seat {recorded_win.winner})" if several else ""
+            out.append(f"recorded:   {recorded_win.fan_total} fan {fans}{which}")
     if recorded.scores is not None:
         out.append(f"recorded scores: {' '.join(map(str, recorded.scores))}")
     out.extend(f"   !! {text}" for text in by_seq.get(None, ()))

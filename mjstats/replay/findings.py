@@ -9,10 +9,12 @@ __all__ = ["Finding", "Severity"]
 
 
 class Severity(StrEnum):
-    """``error``: the record breaks a rule or contradicts itself; ``warning``: doubtful."""
+    """``error``: the record breaks a rule or contradicts itself; ``warning``: doubtful;
+    ``info``: something the audit could not check, said rather than guessed."""
 
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,6 +121,8 @@ class ReplayProfile(ABC):
     # botzone-format.md: Hu > Peng = Gang > Chi (the same order for Fuzhou)
     claim_rank: ClassVar[Mapping[str, int]] = CLAIM_RANK
     hand_size: ClassVar[int] = 14  # tiles (kongs as 3) of the seat that discards or wins
+    # several seats may win on one discard or robbed kong (duplicate MCR); else one winner
+    several_winners: ClassVar[bool] = False
     # the replay class (a subclass of replayer.HandReplay) when the neutral one is not enough
     replay_class: ClassVar[Any] = None
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mjstats.errors import InvalidHand, NotWinningHand, ProfileError
-from mjstats.records import Event, EventKind, Hand, Outcome, WinKind
+from mjstats.records import Event, EventKind, Hand, Outcome, Win, WinKind
 from mjstats.replay.botzone import BOTZONE
 from mjstats.replay.checks import CATALOGUE
 from mjstats.replay.findings import Finding, Severity
@@ -52,22 +52,32 @@ class ReplayResult:
     profile: str
     findings: tuple[Finding, ...]
     stopped: bool  # the replay stopped before the last event
-    context: WinContext | None  # the win as the replayer derived it (None: no win reached)
-    win: ComputedWin | None  # the recomputed win (None: no win, or no winning hand)
+    context: WinContext | None  # the (first) win as the replayer derived it (None: no win reached)
+    win: ComputedWin | None  # the recomputed (first) win (None: no win, or no winning hand)
     turns: tuple[TurnState, ...] = ()  # filled when replay_hand(..., explain=True)
+    # the wins after the first, in event order: (its win_no, context, recomputed win or None)
+    more_wins: tuple[tuple[int, WinContext, ComputedWin | None], ...] = ()
 
     @property
     def clean(self) -> bool:
-        return not self.findings
+        return not any(f.severity is not Severity.INFO for f in self.findings)
+
+    @property
+    def wins(self) -> tuple[tuple[int, WinContext, ComputedWin | None], ...]:
+        """Every replayed win as (win_no, context, recomputed win or None), win_no 0-based in
+        event order (the order of ``Result.wins``)."""
+        first = () if self.context is None else ((0, self.context, self.win),)
+        return (*first, *self.more_wins)
 
     @property
     def status(self) -> str:
-        """``clean``, ``warnings`` (warnings only), ``errors`` or ``stopped``."""
+        """``clean`` (nothing, or only ``info`` findings), ``warnings`` (warnings only),
+        ``errors`` or ``stopped``."""
         if self.stopped:
             return "stopped"
         if any(f.severity is Severity.ERROR for f in self.findings):
             return "errors"
-        return "warnings" if self.findings else "clean"
+        return "clean" if self.clean else "warnings"
 
 
 class _Stop(Exception):
@@ -98,6 +108,15 @@ class HandReplay:
         self.seq: int | None = None
         self.context: WinContext | None = None
         self.win: ComputedWin | None = None
+        self.win_no = 0  # the recorded win (index into Result.wins) the HU being replayed tells
+        self.hus = 0  # HU events replayed so far
+        self.more_wins: list[tuple[int, WinContext, ComputedWin | None]] = []
+        # (phase, actor) of the discard or added kong a win ended the hand on: another seat may
+        # win on the same tile (一炮多响, duplicate MCR's "H1H3")
+        self.shared_win: tuple[Phase, int] | None = None
+        self.winners: list[int] = []
+        self.scored: list[ComputedWin] = []  # the rescored wins (score_win), in event order
+        self.scored_first = False  # score_win has seen the first win
         self.last_claim: tuple[str, int] | None = None  # (kind, seat) of the claim IGNORED follows
         self.claim_from = 0  # the discarder (or konger) of that claim
         self.full = profile.hand_size  # tiles held (kongs as 3) by the seat to act: 14 Guobiao
@@ -159,8 +178,10 @@ class HandReplay:
                     turns.append(state.snapshot(event.seq, _describe(event)))
             self.seq = None
             self.after_events()
+            self.check_win_scores()
             if state.phase is not Phase.ENDED:
                 self.report("hand.end", "the record ends before a Hu or Huang", "hu or huang", "end")
+            self.check_win_count()
         except _Stop:
             stopped = True
         return ReplayResult(
@@ -172,7 +193,15 @@ class HandReplay:
             context=self.context,
             win=self.win,
             turns=tuple(self.turns) if self.turns is not None else (),
+            more_wins=tuple(self.more_wins),
         )
+
+    def check_win_count(self) -> None:
+        """Every recorded win has its Hu event (the events' extra Hus are found at each Hu)."""
+        recorded = len(self.hand.result.wins) if self.hand.result.is_win else 0
+        if self.hus and recorded > self.hus:
+            self.report("result.outcome", f"{recorded} wins recorded, {self.hus} in the events",
+                        self.hus, recorded)
 
     def after_events(self) -> None:
         """Work once every event has been read (a subclass may score the win only here)."""
@@ -185,6 +214,8 @@ class HandReplay:
                 self.report("hand.end", "event after the end of the hand", "nothing", "ignored")
                 self.stop("the hand had already ended")
             return
+        if state.phase is Phase.ENDED and self.joins_win(event):
+            return
         if state.phase is Phase.ENDED:
             self.report("hand.end", "event after the end of the hand", "nothing", event.kind.value)
             self.stop("the hand had already ended")
@@ -192,6 +223,24 @@ class HandReplay:
             self.end_deal()
         if state.phase in (Phase.KONG, Phase.ROBBABLE):
             self.expect_replacement(event)
+
+    def joins_win(self, event: Event) -> bool:
+        """A further Hu on the discard (or added kong) the hand was just won on: replay it on
+        that tile. A profile that allows one winner reports the second (``win.several``)."""
+        if event.kind is not EventKind.HU or self.shared_win is None or event.seat is None:
+            return False
+        phase, actor = self.shared_win
+        if event.seat == actor or event.seat in self.winners:
+            return False
+        if not self.profile.several_winners:
+            self.report(
+                "win.several",
+                f"seat {event.seat} also wins on seat {actor}'s tile",
+                "one winner",
+                f"winners {' '.join(map(str, [*self.winners, event.seat]))}",
+            )
+        self.state.phase, self.state.actor = phase, actor
+        return True
 
     def end_deal(self) -> None:
         state = self.state
@@ -566,6 +615,10 @@ class HandReplay:
             )
             self.stop("a win with no winning tile")
         state.phase = Phase.ENDED
+        self.shared_win = None if self_drawn else (phase, actor)
+        self.winners.append(seat)
+        self.win_no = self.hus
+        self.hus += 1
         self.last_claim = ("hu", seat)
         self.claim_from = discarder if discarder is not None else seat
         robbed = phase is Phase.ROBBABLE
@@ -589,9 +642,20 @@ class HandReplay:
             last_tile=last_tile,
             seat_wind=self.hand.seat_wind(seat),
             round_wind=self.hand.prevalent_wind,
+            flowers=self.flowers_of(seat),
         )
-        self.context = ctx
         self.score_win(ctx)
+
+    def flowers_of(self, seat: int) -> int:
+        """Flowers ``seat`` has set aside (none where the profile has no flowers)."""
+        return 0
+
+    def recorded_win(self) -> Win | None:
+        """The recorded win the HU being replayed tells (None: the record has fewer wins)."""
+        result = self.hand.result
+        if not result.is_win:
+            return None
+        return result.wins[self.win_no] if self.win_no < len(result.wins) else None
 
     def check_win_record(
         self,
@@ -612,6 +676,7 @@ class HandReplay:
         is the replayed one (a profile turns it off for wins without a winning tile, 三金倒).
         """
         result = self.hand.result
+        recorded = self.recorded_win()
         if hu_names_tile is None:
             hu_names_tile = not self_drawn
         if hu_names_tile and ev.tile is not None and ev.tile != tile:
@@ -626,21 +691,31 @@ class HandReplay:
                 ev.win.value if ev.win else "-",
             )
         if result.outcome is not Outcome.WIN:
-            self.report("result.outcome", "the events end in a win", "win", result.outcome.value)
+            if self.win_no == 0:
+                self.report("result.outcome", "the events end in a win", "win", result.outcome.value)
             return
-        if result.winner != seat:
-            self.report("result.outcome", "the recorded winner differs", seat, result.winner)
-        if result.loser != discarder:
-            self.report("result.outcome", "the recorded discarder differs", discarder, result.loser)
-        if result.self_drawn != self_drawn:
-            self.report("result.outcome", "self-draw recorded wrongly", self_drawn, result.self_drawn)
-        if tile_recorded and result.win_tile is not None and result.win_tile != tile:
-            self.report("win.tile", "the recorded winning tile differs", _t(tile), _t(result.win_tile))
+        if recorded is None:
+            self.report("result.outcome", f"seat {seat}'s win is not among the recorded wins",
+                        self.win_no + 1, len(result.wins))
+            return
+        if recorded.winner != seat:
+            self.report("result.outcome", "the recorded winner differs", seat, recorded.winner)
+        if recorded.loser != discarder:
+            self.report("result.outcome", "the recorded discarder differs", discarder, recorded.loser)
+        if recorded.self_drawn != self_drawn:
+            self.report("result.outcome", "self-draw recorded wrongly", self_drawn, recorded.self_drawn)
+        if tile_recorded and recorded.win_tile is not None and recorded.win_tile != tile:
+            self.report("win.tile", "the recorded winning tile differs", _t(tile), _t(recorded.win_tile))
 
     def score_win(self, ctx: WinContext) -> None:
-        result = self.hand.result
+        """Rescore one win (the first sets ``context``/``win``, later ones go to ``more_wins``)
+        and compare it with the recorded win it tells; the scores once every win is scored."""
+        first = not self.scored_first  # (a subclass may set ``context`` before calling this)
+        if first:
+            self.scored_first = True
+            self.context = ctx
         try:
-            win = self.profile.evaluate_win(ctx)
+            win: ComputedWin | None = self.profile.evaluate_win(ctx)
         except (NotWinningHand, InvalidHand) as exc:
             self.report(
                 "win.not_winning",
@@ -648,15 +723,21 @@ class HandReplay:
                 "a winning hand",
                 "hu",
             )
+            win = None
+        if first:
+            self.win = win
+        else:
+            self.more_wins.append((self.win_no, ctx, win))
+        if win is None:
             return
-        self.win = win
         if not win.meets_minimum:
             self.report("win.minimum", f"the win is worth {win.total} fan", "at least 8", win.total)
-        if result.outcome is not Outcome.WIN:
+        recorded_win = self.recorded_win()
+        if recorded_win is None:
             return
         key = self.profile.fan_key
         computed = sorted((f.name, f.count) for f in win.fans)
-        recorded = sorted((key(f.name), f.count) for f in result.fans)
+        recorded = sorted((key(f.name), f.count) for f in recorded_win.fans)
         if computed != recorded:
             self.report(
                 "win.fans",
@@ -664,9 +745,25 @@ class HandReplay:
                 _fans_text(computed),
                 _fans_text(recorded),
             )
-        if result.fan_total is not None and result.fan_total != win.total:
-            self.report("win.fan_total", "the recorded fan total differs", win.total, result.fan_total)
-        self.check_scores(win.payments)
+        if recorded_win.fan_total is not None and recorded_win.fan_total != win.total:
+            self.report("win.fan_total", "the recorded fan total differs", win.total,
+                        recorded_win.fan_total)
+        self.scored.append(win)
+
+    def check_win_scores(self) -> None:
+        """The recorded scores against the rescored wins, once every Hu is replayed. With
+        several wins the base replayer knows no payment rule, so it says so
+        (``result.scores_unchecked``) instead of guessing; a profile may override this."""
+        if not self.scored or not self.hand.result.is_win:
+            return
+        if len(self.winners) == 1:
+            self.check_scores(self.scored[0].payments)
+        elif self.hand.result.scores is not None:
+            self.report(
+                "result.scores_unchecked",
+                f"{len(self.winners)} winners on one tile: how the {self.profile.name} profile "
+                "pays several winners is not pinned down, the scores are not checked",
+            )
 
     def check_scores(self, expected: tuple[int, ...]) -> None:
         recorded = self.hand.result.scores

@@ -111,6 +111,16 @@ class KeyFigures:
     metrics: dict[tuple[str, str], Estimate]
 
 
+def _win_count(ds: Dataset, hands: pd.DataFrame) -> int:
+    """Recorded wins: a row of ``wins`` each (a hand may have several), of won hands only."""
+    if not len(hands):
+        return 0
+    wins = ds.table("wins", columns=["match_id", "hand_no"])
+    won = ds.table("hands", columns=["match_id", "hand_no", "outcome"])
+    won = won[won["outcome"] == "win"][["match_id", "hand_no"]]
+    return len(wins.merge(won, on=["match_id", "hand_no"]))
+
+
 def key_figures(ds: Dataset) -> KeyFigures:
     hands = ds.table("hands", columns=["match_id", "players", "outcome"])
     players = {p for row in hands["players"] for p in (row if row is not None else ()) if p}
@@ -133,10 +143,11 @@ def key_figures(ds: Dataset) -> KeyFigures:
         hands=len(hands),
         matches=int(hands["match_id"].nunique()),
         players=len(players),
-        wins=int((hands["outcome"] == "win").sum()) if len(hands) else 0,
+        wins=_win_count(ds, hands),
         draws=int((hands["outcome"] == "draw").sum()) if len(hands) else 0,
         findings=len(findings),
-        flagged_hands=int((replayed["findings"] > 0).sum()),
+        # hands with findings, not counting those whose only findings are info (status clean)
+        flagged_hands=int((replayed["status"] != "clean").sum()),
         audited_hands=len(replayed),
         hands_by_ruleset={str(k): int(v) for k, v in by_ruleset.items()},
         metrics=metrics,
@@ -288,7 +299,8 @@ def win_rates_section(ds: Dataset) -> Section:
                 text="Each dot is the player's share of seat-hands won, the bar its 95% interval; "
                 "hollow grey dots rest on fewer than "
                 f"{SMALL_SAMPLE} hands. The dashed line is the ruleset's overall win rate (with four "
-                "seats and at most one winner it is at most 25%).",
+                "seats and one winner a hand it is at most 25%; duplicate MCR's several winners "
+                "can raise it).",
                 tables=(_rate_table(by_player, "player", list(shown["player"]), labels),),
                 figures=(
                     Figure(

@@ -35,9 +35,11 @@ class Audited:
 
     win_hand: np.ndarray  # int64 hand id per computed win
     winner: np.ndarray  # int8 seat (-1 unknown)
+    win_slot: np.ndarray  # int64 hand id * 4 + winner per computed win (-1: winner unknown)
     fan_total: np.ndarray  # float: computed fan total (NaN when not computed)
     recorded_fan_total: np.ndarray  # float: the record's total as the audit read it
     fan_hand: np.ndarray  # int64 hand id per computed fan row
+    fan_slot: np.ndarray  # int64 hand id * 4 + winner per computed fan row (a hand may have several wins)
     fan_name: pd.Categorical  # fan name per computed fan row
     fan_count: np.ndarray  # int64 count per computed fan row
 
@@ -83,6 +85,12 @@ def _joined(parts: list[np.ndarray], dtype: type) -> np.ndarray:
     return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
 
 
+def _slots(hand: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """A win's slot, hand id * 4 + winner seat (-1 where the seat is unknown)."""
+    seat = winner.astype(np.int64)
+    return np.where((seat >= 0) & (seat < 4), hand * 4 + seat, -1)
+
+
 def audited_tables(ds: Dataset, base: Base) -> Audited | None:
     """The audit's results for the hands of ``base``, or None when the audit has not run."""
     if not ds.has_table("computed_wins"):
@@ -101,13 +109,20 @@ def audited_tables(ds: Dataset, base: Base) -> Audited | None:
             pc.cast(t["recorded_fan_total"], pa.float64()).to_numpy(zero_copy_only=False)[ok])
     lookup = HandLookup(keys)
     fan_hand: list[np.ndarray] = []
+    fan_winner: list[np.ndarray] = []
     fan_count: list[np.ndarray] = []
     fan_name: list[pd.Categorical] = []
     for fragment in _files(ds, "computed_fans"):
-        t = fragment.to_table(columns=["match_id", "hand_no", "name", "count"])
+        # audit tables written before several wins per hand have no winner column: a fan
+        # row is then the winner's of its hand's (one) computed win
+        has_winner = "winner" in fragment.physical_schema.names
+        t = fragment.to_table(columns=["match_id", "hand_no", *(["winner"] if has_winner else []),
+                                       "name", "count"])
         hand = lookup.positions(key_strings(t))
         ok = hand >= 0
         fan_hand.append(hand[ok])
+        unknown = np.full(int(ok.sum()), -2, np.int64)  # -2: the winner is looked up below
+        fan_winner.append(int_column(t, "winner", -1)[ok] if has_winner else unknown)
         fan_count.append(int_column(t, "count", 1)[ok])
         names = pc.dictionary_encode(t["name"].combine_chunks())
         codes = pc.fill_null(names.indices, -1).to_numpy(zero_copy_only=False).astype(np.int32)[ok]
@@ -117,12 +132,23 @@ def audited_tables(ds: Dataset, base: Base) -> Audited | None:
     categories = pd.Index(sorted({c for p in fan_name for c in p.categories}), dtype="str")
     codes = [np.append(categories.get_indexer(p.categories), -1)[p.codes] for p in fan_name]  # -1 stays -1
     name = pd.Categorical.from_codes(_joined(codes, np.int32), categories=categories)
+    win_hand = _joined(wins["hand"], np.int64)
+    winner = _joined(wins["winner"], np.int8)
+    fans_hand = _joined(fan_hand, np.int64)
+    fans_winner = _joined(fan_winner, np.int64)
+    unknown = fans_winner == -2
+    if unknown.any():
+        winner_of_hand = np.full(len(base.hands), -1, dtype=np.int64)
+        winner_of_hand[win_hand[::-1]] = winner[::-1]  # the first computed win of each hand
+        fans_winner[unknown] = winner_of_hand[fans_hand[unknown]]
     audited = Audited(
-        win_hand=_joined(wins["hand"], np.int64),
-        winner=_joined(wins["winner"], np.int8),
+        win_hand=win_hand,
+        winner=winner,
+        win_slot=_slots(win_hand, winner),
         fan_total=_joined(wins["fan_total"], np.float64),
         recorded_fan_total=_joined(wins["recorded"], np.float64),
-        fan_hand=_joined(fan_hand, np.int64),
+        fan_hand=fans_hand,
+        fan_slot=_slots(fans_hand, fans_winner),
         fan_name=name,
         fan_count=_joined(fan_count, np.int64),
     )

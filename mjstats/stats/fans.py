@@ -1,5 +1,8 @@
 """Fan metrics: how often each fan appears in wins, which fans go together (lift), the
-distribution of fan totals, and where recorded fans differ from the audit's computed ones."""
+distribution of fan totals, and where recorded fans differ from the audit's computed ones.
+
+A win is keyed by its slot, ``hand_id * 4 + winner`` (the winner's seat row): a hand with
+several winners has several wins, each with its own fans."""
 
 from __future__ import annotations
 
@@ -35,15 +38,16 @@ def _fan_group(ds: DatasetLike, by: Iterable[str] | str | None) -> list[str]:
 
 
 def _winner_rows(ds: DatasetLike) -> pd.DataFrame:
-    """The winner's seat row of every won hand (group keys + hands = 1)."""
+    """The winner's seat row of every win (group keys + hands = 1)."""
     seats = base_tables(ds).seats
     return seats[seats["win"].to_numpy()]
 
 
-def _winner_row_of_hand(base: Base, winners: pd.DataFrame) -> np.ndarray:
-    """Per hand id, the position of its winner's row in ``winners`` (-1: nobody won)."""
-    row = np.full(len(base.hands), -1, dtype=np.int64)
-    row[winners["hand_id"].to_numpy()] = np.arange(len(winners))
+def _winner_row_of_slot(base: Base, winners: pd.DataFrame) -> np.ndarray:
+    """Per win slot (hand id * 4 + seat), the position of its row in ``winners`` (-1: no win)."""
+    row = np.full(4 * len(base.hands), -1, dtype=np.int64)
+    slots = winners["hand_id"].to_numpy() * 4 + winners["seat"].to_numpy().astype(np.int64)
+    row[slots] = np.arange(len(winners))
     return row
 
 
@@ -94,11 +98,11 @@ def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> p
         return _empty("fan_frequency", [*group, "fan"])
     wins = _sizes(winners, group, "wins")
     fans = base.fans
-    fan_hand, fan_code, fan_count = sorted_by(fans["hand_id"].to_numpy(), fans["name"].cat.codes.to_numpy(),
+    fan_hand, fan_code, fan_count = sorted_by(fans["slot"].to_numpy(), fans["name"].cat.codes.to_numpy(),
                                              fans["count"].to_numpy())
-    winner_row = _winner_row_of_hand(base, winners)
+    winner_row = _winner_row_of_slot(base, winners)
     partials = []
-    for rows in _hand_blocks(fan_hand, len(base.hands)):
+    for rows in _hand_blocks(fan_hand, 4 * len(base.hands)):
         hand, code, count = _per_hand_fan(fan_hand[rows], fan_code[rows], fan_count[rows],
                                           len(base.fans["name"].cat.categories))
         row = winner_row[hand]
@@ -141,19 +145,19 @@ def fan_lift(ds: DatasetLike, by: Iterable[str] | str | None = None, min_both: i
     fans = base.fans
     names = np.asarray(fans["name"].cat.categories, dtype=object)
     name_code = fans["name"].cat.codes.to_numpy()
-    fan_hand = fans["hand_id"].to_numpy()
+    fan_slot = fans["slot"].to_numpy()
     rulesets = hands["ruleset"].cat.categories
-    ruleset_code = hands["ruleset"].cat.codes.to_numpy()
     seat_rulesets = base.seats["ruleset"].cat.codes.to_numpy()
-    won = hands["winner"].to_numpy() >= 0
+    won = base.seats["win"].to_numpy()
+    seat_slots = base.seats["hand_id"].to_numpy() * 4 + base.seats["seat"].to_numpy().astype(np.int64)
     for code, ruleset in enumerate(rulesets):
-        win_ids = hands["hand_id"].to_numpy()[won & (ruleset_code == code)]
+        win_ids = seat_slots[won & (seat_rulesets == code)]  # one per win
         n_wins = len(win_ids)
         if n_wins == 0:
             continue
-        row_of = np.full(len(hands), -1, dtype=np.int64)
+        row_of = np.full(4 * len(hands), -1, dtype=np.int64)
         row_of[win_ids] = np.arange(n_wins)
-        rows = row_of[fan_hand]
+        rows = np.where(fan_slot >= 0, row_of[np.maximum(fan_slot, 0)], -1)
         keep = (rows >= 0) & (name_code >= 0)
         if not keep.any():
             continue
@@ -254,8 +258,8 @@ def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) ->
         return _empty("fan_mismatch_rate", list(keys))
     base = base_tables(ds)
     winners = _winner_rows(ds)
-    both = ~np.isnan(audit.fan_total) & ~np.isnan(audit.recorded_fan_total)
-    row = _winner_row_of_hand(base, winners)[audit.win_hand[both]]
+    both = ~np.isnan(audit.fan_total) & ~np.isnan(audit.recorded_fan_total) & (audit.win_slot >= 0)
+    row = _winner_row_of_slot(base, winners)[audit.win_slot[both]]
     won = row >= 0
     rows = winners.iloc[row[won]]
     differ = audit.fan_total[both][won] != audit.recorded_fan_total[both][won]
@@ -274,19 +278,20 @@ def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> 
     names = pd.Index(sorted(set(recorded_names) | set(audit.fan_name.categories)), dtype="str")
     rec_lut = np.append(names.get_indexer(recorded_names), -1)
     com_lut = np.append(names.get_indexer(audit.fan_name.categories), -1)
-    audited = np.zeros(len(base.hands), dtype=bool)
-    audited[audit.win_hand] = True
-    mine = audited[base.fans["hand_id"].to_numpy()]
-    rec_hand, rec_code, rec_count = sorted_by(base.fans["hand_id"].to_numpy()[mine],
+    audited = np.zeros(4 * len(base.hands), dtype=bool)
+    audited[audit.win_slot[audit.win_slot >= 0]] = True
+    fan_slot = base.fans["slot"].to_numpy()
+    mine = (fan_slot >= 0) & audited[np.maximum(fan_slot, 0)]
+    rec_hand, rec_code, rec_count = sorted_by(fan_slot[mine],
                                              rec_lut[base.fans["name"].cat.codes.to_numpy()[mine]],
                                              base.fans["count"].to_numpy()[mine])
-    com_hand, com_code, com_count = sorted_by(audit.fan_hand, com_lut[audit.fan_name.codes], audit.fan_count)
+    com_hand, com_code, com_count = sorted_by(audit.fan_slot, com_lut[audit.fan_name.codes], audit.fan_count)
     winners = _winner_rows(ds)
-    winner_row = _winner_row_of_hand(base, winners)
+    winner_row = _winner_row_of_slot(base, winners)
     width = max(len(names), 1)
     partials = []
-    for rec, com in zip(_hand_blocks(rec_hand, len(base.hands)), _hand_blocks(com_hand, len(base.hands)),
-                        strict=True):
+    n_slots = 4 * len(base.hands)
+    for rec, com in zip(_hand_blocks(rec_hand, n_slots), _hand_blocks(com_hand, n_slots), strict=True):
         rh, rc, rn = _per_hand_fan(rec_hand[rec], rec_code[rec], rec_count[rec], width)
         ch, cc, cn = _per_hand_fan(com_hand[com], com_code[com], com_count[com], width)
         # outer join of the two sorted (hand, fan) key lists

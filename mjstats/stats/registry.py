@@ -48,7 +48,8 @@ METRICS: dict[str, Metric] = {
         # --- outcomes ---------------------------------------------------------------------------
         _M("win_rate", "和牌率", "Win rate", "outcomes", "rate", "seat-hand",
            "seat-hands the seat won", "seat-hands played", "share of hands", BOTH,
-           ("A hand has at most one winner (截和: the record's winner).",)),
+           ("A seat wins a hand if it has a win in it: a hand with several wins (duplicate MCR's "
+            "`H1H3`) counts for each winner; otherwise 截和 leaves the record's one winner.",)),
         _M("self_draw_share", "自摸率", "Self-draw share", "outcomes", "rate", "win",
            "wins by self-draw", "wins", "share of wins", BOTH,
            ("Robbing a kong (抢杠和) is not a self-draw, even where Fuzhou scores it as one.",
@@ -57,7 +58,8 @@ METRICS: dict[str, Metric] = {
            "seat-hands in which the seat's discard was won on", "seat-hands played",
            "share of hands", BOTH,
            ("Robbing a kong counts as a deal-in by the konger (the HU event's from_seat where the "
-            "record names no loser).", "Self-draws have no deal-in.")),
+            "record names no loser).", "Self-draws have no deal-in.",
+            "A discard won on by several seats is one deal-in for the discarder.")),
         _M("draw_rate", "荒庄率", "Exhaustive-draw rate", "outcomes", "rate", "hand",
            "hands ended by exhaustive draw (荒庄)", "hands played", "share of hands", BOTH,
            ("Grouped by a seat key (player, seat, style, dealer, wind) it counts the seat-hands "

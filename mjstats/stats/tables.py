@@ -9,7 +9,12 @@ no event row is kept. The result, :class:`Base`, holds three frames:
 - ``seats``: one row per seat of a hand, with the group keys (seat, player, style, dealer,
   wind, ruleset, period, profile, streak) and additive 0/1 counters (win, self_draw, deal_in,
   draw, called, ...) and summable values (discards, fan_total, points);
-- ``fans``: one row per recorded fan of a win (hand_id, winner, name, count).
+- ``fans``: one row per recorded fan of a win (hand_id, winner, slot = hand_id * 4 + winner,
+  name, count).
+
+A hand may hold several wins (duplicate MCR's ``H1H3``): each is a row of ``wins``, so each
+winner's seat row has ``win`` set (with its own fan total and self-draw flag) and each
+discarder's ``deal_in``; the ``hands`` frame's winner/loser/fan_total are the first win's.
 
 Bases are cached per dataset version (a version folder never changes once written).
 """
@@ -178,7 +183,11 @@ def _build(ds: Dataset, progress: Callable[[int], None] | None = None) -> Base:
             for local, into in ((ph, hands), (ps, seats), (pf, fans)):
                 for name, values in local.cols.items():
                     for v in values:
-                        into.add(**{name: v + offset if name == "hand_id" else v})
+                        if name == "hand_id":
+                            v = v + offset
+                        elif name == "slot":  # hand_id * 4 + winner; -1 (no winner) stays
+                            v = np.where(v >= 0, v + 4 * offset, v)
+                        into.add(**{name: v})
             keys.extend(pk)
             drawn.extend(replace(d, hand_ids=d.hand_ids + offset) for d in pd_)
             offset += n
@@ -287,19 +296,27 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     draw = pc.fill_null(pc.equal(h.column("outcome"), "draw"), False).to_numpy(zero_copy_only=False)
     has_scores = pc.fill_null(h.column("has_scores"), False).to_numpy(zero_copy_only=False)
 
-    # --- wins: one per winning hand -------------------------------------------------------------
+    # --- wins: one row per recorded win (a hand may have several) -------------------------------
     wi = locate(w)
+    w_winner = int_column(w, "winner", -1)
+    w_loser = int_column(w, "loser", -1)
+    w_self = pc.fill_null(w.column("self_drawn"), False).to_numpy(zero_copy_only=False).astype(bool)
+    w_total = w.column("fan_total").to_numpy(zero_copy_only=False).astype(float)
+    w_kind = pc.cast(w.column("win_kind"), pa.string()).to_numpy(zero_copy_only=False).astype(object)
+    first_win = np.zeros(len(wi), dtype=bool)  # the first win of each hand: the hands frame's
+    if len(wi):
+        first_win[np.unique(wi, return_index=True)[1]] = True
+    fw = wi[first_win]
     winner = np.full(n, -1, dtype=np.int64)
     loser = np.full(n, -1, dtype=np.int64)
     self_drawn = np.zeros(n, dtype=bool)
     fan_total = np.full(n, np.nan)
     win_kind = np.full(n, None, dtype=object)
-    if len(wi):
-        winner[wi] = int_column(w, "winner", -1)
-        loser[wi] = int_column(w, "loser", -1)
-        self_drawn[wi] = pc.fill_null(w.column("self_drawn"), False).to_numpy(zero_copy_only=False)
-        fan_total[wi] = w.column("fan_total").to_numpy(zero_copy_only=False).astype(float)
-        win_kind[wi] = pc.cast(w.column("win_kind"), pa.string()).to_numpy(zero_copy_only=False)
+    winner[fw] = w_winner[first_win]
+    loser[fw] = w_loser[first_win]
+    self_drawn[fw] = w_self[first_win]
+    fan_total[fw] = w_total[first_win]
+    win_kind[fw] = w_kind[first_win]
 
     # --- events: per (hand, seat) counters ------------------------------------------------------
     n_events = int_column(h, "n_events", 0)
@@ -340,19 +357,36 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     need_from = (loser < 0) & (winner >= 0) & (rob_kong | ~self_drawn)
     loser = np.where(need_from, hu_from, loser)
     plain_self_draw = self_drawn & ~rob_kong
+    # the same per win, then onto the seats: each winner wins, each loser deals in
+    w_rob = w_kind == "rob_kong"
+    w_loser = np.where((w_loser < 0) & (w_winner >= 0) & (w_rob | ~w_self), hu_from[wi], w_loser)
+    w_plain_self = w_self & ~w_rob
+    seat_win = np.zeros(4 * n, dtype=bool)
+    seat_self_draw = np.zeros(4 * n, dtype=bool)
+    seat_deal_in = np.zeros(4 * n, dtype=bool)
+    seat_fan_total = np.full(4 * n, np.nan)
+    won = (w_winner >= 0) & (w_winner < 4)
+    slot = wi[won] * 4 + w_winner[won]
+    seat_win[slot] = True
+    seat_self_draw[slot] = w_plain_self[won]
+    seat_fan_total[slot] = w_total[won]
+    lost = (w_loser >= 0) & (w_loser < 4) & won
+    seat_deal_in[wi[lost] * 4 + w_loser[lost]] = True
 
     # --- payments: net score per seat -----------------------------------------------------------
     points = np.full(4 * n, np.nan)
-    if p.num_rows:
+    if p.num_rows:  # a hand's rows are its net scores or its ledger: summed per seat either way
         pi = locate(p)
         ps = int_column(p, "seat", -1)
         ok = (ps >= 0) & (ps < 4)
-        points[pi[ok] * 4 + ps[ok]] = p.column("score").to_numpy(zero_copy_only=False)[ok].astype(float)
+        at = pi[ok] * 4 + ps[ok]
+        points[at] = 0.0
+        np.add.at(points, at, p.column("score").to_numpy(zero_copy_only=False)[ok].astype(float))
 
     # --- frames ---------------------------------------------------------------------------------
     seat_no = np.tile(np.arange(4, dtype=np.int64), n)
     hand_of_seat = np.repeat(np.arange(n), 4)
-    is_winner = winner[hand_of_seat] == seat_no
+    is_winner = seat_win
     is_dealer = dealer[hand_of_seat] == seat_no
     profile = _encoded(h.column("profile"))
     hands.add(
@@ -369,8 +403,8 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
         loser=loser.astype(np.int8),
         self_draw=plain_self_draw,
         fan_total=fan_total,
-        win_kind=_scattered(w.column("win_kind"), wi, n),
-        pattern=_scattered(w.column("pattern"), wi, n),
+        win_kind=_scattered(w.column("win_kind").take(np.flatnonzero(first_win)), fw, n),
+        pattern=_scattered(w.column("pattern").take(np.flatnonzero(first_win)), fw, n),
     )
     seats.add(
         hand_id=(hand_of_seat + offset).astype(np.int64),
@@ -385,20 +419,22 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
         streak=streak[hand_of_seat].astype(np.int16),
         hands=np.ones(4 * n, dtype=np.int8),
         win=is_winner,
-        self_draw=is_winner & plain_self_draw[hand_of_seat],
-        deal_in=loser[hand_of_seat] == seat_no,
+        self_draw=seat_self_draw,
+        deal_in=seat_deal_in,
         draw=draw[hand_of_seat],
         called=called,
         discards=discards.astype(np.int16),
-        fan_total=np.where(is_winner, fan_total[hand_of_seat], np.nan),
+        fan_total=seat_fan_total,
         points=points,
         scored=has_scores[hand_of_seat] & ~np.isnan(points),
     )
     if f.num_rows:
         fi = locate(f)
+        fan_winner = int_column(f, "winner", -1)
         fans.add(
             hand_id=(fi + offset).astype(np.int64),
-            winner=int_column(f, "winner", -1).astype(np.int8),
+            winner=fan_winner.astype(np.int8),
+            slot=np.where(fan_winner >= 0, (fi + offset) * 4 + fan_winner, -1).astype(np.int64),
             name=_encoded(f.column("name")),
             count=int_column(f, "count", 1).astype(np.int16),
         )
@@ -410,6 +446,7 @@ def _empty_fans() -> pd.DataFrame:
         {
             "hand_id": np.zeros(0, np.int64),
             "winner": np.zeros(0, np.int8),
+            "slot": np.zeros(0, np.int64),
             "name": pd.Categorical([]),
             "count": np.zeros(0, np.int16),
         }

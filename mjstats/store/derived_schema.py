@@ -35,6 +35,7 @@ DERIVED_SCHEMAS: dict[str, pa.Schema] = {
         [
             ("match_id", _str),
             ("hand_no", _i32),
+            ("win_no", pa.int16()),  # the recorded win rescored (0-based, as in wins)
             ("winner", _i8),
             ("discarder", _i8),
             ("win_tile", pa.int16()),
@@ -52,6 +53,8 @@ DERIVED_SCHEMAS: dict[str, pa.Schema] = {
         [
             ("match_id", _str),
             ("hand_no", _i32),
+            ("win_no", pa.int16()),
+            ("winner", _i8),
             ("name", _str),
             ("count", pa.int16()),
             ("points", _i32),
@@ -62,6 +65,7 @@ DERIVED_SCHEMAS: dict[str, pa.Schema] = {
         [
             ("match_id", _str),
             ("hand_no", _i32),
+            ("win_no", pa.int16()),
             ("seat", _i8),
             ("score", pa.int64()),
             ("recorded_score", pa.int64()),

@@ -1,8 +1,10 @@
 """The dataset's tables: Arrow schemas, and records <-> column conversion.
 
 Tables written by ingest (one row per ...): ``matches`` (match), ``hands`` (hand), ``events``
-(action, ordered by ``seq``), ``wins`` (won hand: the recorded result), ``fans`` (recorded fan
-of a win), ``payments`` (seat of a hand with recorded scores), ``rejects`` (unreadable record).
+(action, ordered by ``seq``), ``wins`` (recorded win; a hand may have several, numbered by
+``win_no`` from 0), ``fans`` (recorded fan of a win), ``payments`` (recorded payment: a seat's
+net score of the hand, or an item of the hand's ledger with its reason and win), ``rejects``
+(unreadable record).
 Every table but ``rejects`` carries ``match_id`` and ``hand_no``; ``ruleset`` and ``period`` are
 Hive partition keys (folders), not columns in the files.
 """
@@ -22,9 +24,12 @@ from mjstats.records import (
     FanEntry,
     Hand,
     Outcome,
+    Payment,
+    PaymentReason,
     Provenance,
     Reject,
     Result,
+    Win,
     WinKind,
 )
 from mjstats.tiles import ALL_KINDS
@@ -101,6 +106,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         [
             ("match_id", pa.string()),
             ("hand_no", pa.int32()),
+            ("win_no", pa.int16()),
             ("winner", _seat),
             ("loser", _seat),
             ("win_tile", _tile),
@@ -114,6 +120,7 @@ SCHEMAS: dict[str, pa.Schema] = {
         [
             ("match_id", pa.string()),
             ("hand_no", pa.int32()),
+            ("win_no", pa.int16()),
             ("winner", _seat),
             ("name", pa.string()),
             ("count", pa.int16()),
@@ -126,6 +133,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("hand_no", pa.int32()),
             ("seat", _seat),
             ("score", pa.int64()),
+            ("reason", pa.string()),  # null: the record's net score of the hand, not itemised
+            ("win_no", pa.int16()),
         ]
     ),
     "rejects": pa.schema(
@@ -189,32 +198,46 @@ class HandColumns:
             for name, values in zip(EVENT_FIELDS, zip(*hand.events, strict=True), strict=True):
                 e[name].extend(values)
 
-        if result.outcome is Outcome.WIN:
-            w = self.cols["wins"]
+        w = self.cols["wins"]
+        f = self.cols["fans"]
+        kinds = _win_kinds(hand)
+        for win_no, win in enumerate(result.wins):
             w["match_id"].append(mid)
             w["hand_no"].append(no)
-            w["winner"].append(result.winner)
-            w["loser"].append(result.loser)
-            w["win_tile"].append(result.win_tile)
-            w["self_drawn"].append(result.self_drawn)
-            w["win_kind"].append(_win_kind(hand))
-            w["fan_total"].append(result.fan_total)
-            w["pattern"].append(result.pattern)
-        f = self.cols["fans"]
-        for fan in result.fans:
-            f["match_id"].append(mid)
-            f["hand_no"].append(no)
-            f["winner"].append(result.winner)
-            f["name"].append(fan.name)
-            f["count"].append(fan.count)
-            f["points"].append(fan.points)
-        if result.scores is not None:
-            p = self.cols["payments"]
+            w["win_no"].append(win_no)
+            w["winner"].append(win.winner)
+            w["loser"].append(win.loser)
+            w["win_tile"].append(win.win_tile)
+            w["self_drawn"].append(win.self_drawn)
+            w["win_kind"].append(kinds[win_no])
+            w["fan_total"].append(win.fan_total)
+            w["pattern"].append(win.pattern)
+            for fan in win.fans:
+                f["match_id"].append(mid)
+                f["hand_no"].append(no)
+                f["win_no"].append(win_no)
+                f["winner"].append(win.winner)
+                f["name"].append(fan.name)
+                f["count"].append(fan.count)
+                f["points"].append(fan.points)
+        p = self.cols["payments"]
+        if result.payments:  # the itemised ledger
+            for pay in result.payments:
+                p["match_id"].append(mid)
+                p["hand_no"].append(no)
+                p["seat"].append(pay.seat)
+                p["score"].append(pay.score)
+                p["reason"].append(pay.reason.value)
+                p["win_no"].append(pay.win_no)
+        elif result.scores is not None:  # net scores only: one row per seat, no reason
+            only_win = 0 if len(result.wins) == 1 else None
             for seat, score in enumerate(result.scores):
                 p["match_id"].append(mid)
                 p["hand_no"].append(no)
                 p["seat"].append(seat)
                 p["score"].append(score)
+                p["reason"].append(None)
+                p["win_no"].append(only_win)
 
     def take(self) -> dict[str, pa.Table]:
         """The buffered rows as Arrow tables (one per ingest table); the buffers are emptied."""
@@ -228,11 +251,25 @@ class HandColumns:
         return tables
 
 
-def _win_kind(hand: Hand) -> str | None:
-    for ev in reversed(hand.events):
+def _win_kinds(hand: Hand) -> list[str | None]:
+    """Each recorded win's special kind (抢杠和, ...) from its HU event. One win: the last HU
+    of the hand, whoever declared it. Several: a seat's i-th win is its i-th HU event."""
+    wins = hand.result.wins
+    if len(wins) <= 1:
+        for ev in reversed(hand.events):
+            if ev.kind is EventKind.HU:
+                return [ev.win.value if ev.win is not None else None] * len(wins)
+        return [None] * len(wins)
+    by_seat: dict[int | None, list[Event]] = {}
+    for ev in hand.events:
         if ev.kind is EventKind.HU:
-            return ev.win.value if ev.win is not None else None
-    return None
+            by_seat.setdefault(ev.seat, []).append(ev)
+    kinds: list[str | None] = []
+    for win in wins:
+        mine = by_seat.get(win.winner)
+        ev = mine.pop(0) if mine else None
+        kinds.append(ev.win.value if ev is not None and ev.win is not None else None)
+    return kinds
 
 
 def rejects_table(rejects: list[Reject]) -> pa.Table:
@@ -251,6 +288,7 @@ def rejects_table(rejects: list[Reject]) -> pa.Table:
 _KINDS = {k.value: k for k in EventKind}
 _WINS = {k.value: k for k in WinKind}
 _OUTCOMES = {k.value: k for k in Outcome}
+_REASONS = {k.value: k for k in PaymentReason}
 
 
 def _tile_or_none(code: int | None) -> Any:
@@ -289,49 +327,66 @@ def hands_from_tables(
     h = hands.to_pydict()
     w = wins.to_pydict()
     f = fans.to_pydict()
-    scores_col = payments.column("score").to_pylist()
+    p = payments.to_pydict()
+    # datasets written before several wins per hand have no win_no and no reason: one win a
+    # hand, net scores only
+    if "win_no" not in w:
+        w["win_no"] = [0] * len(w["match_id"])
+    f.setdefault("win_no", [0] * len(f["match_id"]))
+    p.setdefault("reason", [None] * len(p["match_id"]))
+    p.setdefault("win_no", [None] * len(p["match_id"]))
     all_events = _events_of(events.to_pydict())
-    # fans are grouped per hand in order; index them by (match_id, hand_no)
-    fan_rows: dict[tuple[str, int], list[FanEntry]] = {}
-    for mid, no, name, count, points in zip(
-        f["match_id"], f["hand_no"], f["name"], f["count"], f["points"], strict=True
+    # fans, wins and payments are grouped per hand in order; index them by (match_id, hand_no)
+    fan_rows: dict[tuple[str, int, int | None], list[FanEntry]] = {}
+    for mid, no, win_no, name, count, points in zip(
+        f["match_id"], f["hand_no"], f["win_no"], f["name"], f["count"], f["points"], strict=True
     ):
-        fan_rows.setdefault((mid, no), []).append(FanEntry(name, count, points))
-    win_rows = {
-        (mid, no): i for i, (mid, no) in enumerate(zip(w["match_id"], w["hand_no"], strict=True))
-    }
+        fan_rows.setdefault((mid, no, win_no), []).append(FanEntry(name, count, points))
+    win_rows: dict[tuple[str, int], list[Win]] = {}
+    for i, (mid, no, win_no) in enumerate(zip(w["match_id"], w["hand_no"], w["win_no"], strict=True)):
+        win_rows.setdefault((mid, no), []).append(
+            Win(
+                w["winner"][i],
+                w["loser"][i],
+                _tile_or_none(w["win_tile"][i]),
+                w["self_drawn"][i],
+                w["fan_total"][i],
+                tuple(fan_rows.get((mid, no, win_no), ())),
+                w["pattern"][i],
+            )
+        )
+    pay_rows: dict[tuple[str, int], list[int]] = {}
+    for i, key in enumerate(zip(p["match_id"], p["hand_no"], strict=True)):
+        pay_rows.setdefault(key, []).append(i)
     n_hands = len(h["match_id"])
     # datasets written before the origin columns existed have none
     origins = h.get("origin") or [None] * n_hands
     origin_lines = h.get("origin_line") or [None] * n_hands
     ei = 0
-    pi = 0
     for i in range(n_hands):
         mid, no = h["match_id"][i], h["hand_no"][i]
         n = h["n_events"][i]
         evs = tuple(all_events[ei : ei + n])
         ei += n
-        scores = None
-        if h["has_scores"][i]:
-            scores = tuple(scores_col[pi : pi + 4])
-            pi += 4
-        outcome = _OUTCOMES[h["outcome"][i]]
-        fan_entries = tuple(fan_rows.get((mid, no), ()))
-        wi = win_rows.get((mid, no))
-        if wi is not None:
-            result = Result(
-                outcome,
-                w["winner"][wi],
-                w["loser"][wi],
-                _tile_or_none(w["win_tile"][wi]),
-                w["self_drawn"][wi],
-                w["fan_total"][wi],
-                fan_entries,
-                scores,
-                w["pattern"][wi],
-            )
+        scores: tuple[int, ...] | None = None
+        ledger: list[Payment] = []
+        rows = pay_rows.get((mid, no), ())
+        if h["has_scores"][i] and all(p["reason"][j] is None for j in rows):
+            net = [0, 0, 0, 0]
+            for j in rows:
+                net[p["seat"][j]] = p["score"][j]
+            scores = tuple(net)
         else:
-            result = Result(outcome, fans=fan_entries, scores=scores)
+            ledger = [
+                Payment(p["seat"][j], p["score"][j], _REASONS[p["reason"][j]], p["win_no"][j])
+                for j in rows
+            ]
+        result = Result(
+            _OUTCOMES[h["outcome"][i]],
+            scores=scores,
+            wins=tuple(win_rows.get((mid, no), ())),
+            payments=tuple(ledger),
+        )
         wall = h["wall"][i]
         dice = h["dice"][i]
         line = h["line"][i]

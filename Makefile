@@ -32,6 +32,7 @@ dev: $(STAMP_DEV)
 report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format botzone $(SAMPLE) --out $(DATASET)
 	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz --out $(DATASET)
+	$(BIN)/mjstats ingest -q data/real --out $(DATASET)
 	$(BIN)/mjstats audit -q $(DATASET)
 	$(BIN)/mjstats report $(DATASET) --all-periods --out reports -q
 

@@ -85,7 +85,7 @@ def build_make_report_dataset(folder: Path, *, report: bool = False) -> Path:
     the dataset written at the Makefile's relative path below ``folder``); the report itself only
     when ``report`` (into ``folder``/reports). Returns the dataset path."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    for data in ("data/botzone", "data/sim"):
+    for data in ("data/botzone", "data/sim", "data/real"):
         (folder / data).parent.mkdir(parents=True, exist_ok=True)
         if not (folder / data).exists():
             (folder / data).symlink_to(ROOT / data)

@@ -17,35 +17,14 @@ from mjstats.formats.human_tsv import DEAL_FLOWERS_META, GAIN_META, PROFILE
 from mjstats.records import Event, EventKind, Hand, Outcome
 from mjstats.replay.botzone import guobiao_win
 from mjstats.replay.possible_win import possible_win
-from mjstats.replay.profile import ComputedWin, ReplayProfile, Wall, WinContext
+from mjstats.replay.profile import ComputedWin, ReplayProfile, SharedWall, Wall, WinContext
 from mjstats.replay.replayer import HandReplay, _t, register_profile
 from mjstats.replay.state import Phase
 
-__all__ = ["HUMAN2017", "Human2017Profile", "Human2017Replay", "SharedWall"]
+__all__ = ["HUMAN2017", "Human2017Profile", "Human2017Replay"]
 
 TILES = 144  # 136 + 8 flowers
 DEALT = 13 * 4 + 1  # the dealer's 14th tile
-
-
-class SharedWall(Wall):
-    """One wall all seats draw from, counted only (the logs do not give its order)."""
-
-    __slots__ = ("_left",)
-
-    def __init__(self, left: int) -> None:
-        self._left = left
-
-    def draw(self, seat: int, replacement: bool) -> bool:
-        if self._left <= 0:
-            return False
-        self._left -= 1
-        return True
-
-    def remaining(self, seat: int) -> int:
-        return self._left
-
-    def describe(self) -> str:
-        return f"wall left {self._left}"
 
 
 def deal_flowers(hand: Hand) -> list[int]:

@@ -16,35 +16,14 @@ from dataclasses import dataclass
 
 from mjstats.records import Event, EventKind, Hand, PaymentReason
 from mjstats.replay.botzone import guobiao_win
-from mjstats.replay.profile import ComputedWin, ReplayProfile, Wall, WinContext
+from mjstats.replay.profile import ComputedWin, ReplayProfile, SharedWall, Wall, WinContext
 from mjstats.replay.replayer import HandReplay, register_profile
 from mjstats.replay.state import Phase
 
-__all__ = ["DUPLICATE", "MCR", "PMN_UNKNOWN", "McrProfile", "SharedWall"]
+__all__ = ["DUPLICATE", "MCR", "PMN_UNKNOWN", "McrProfile"]
 
 WALL = 144
 DEALT = 13
-
-
-class SharedWall(Wall):
-    """One wall for all seats: ``size`` tiles left to draw, replacements from the same wall."""
-
-    __slots__ = ("_left",)
-
-    def __init__(self, size: int) -> None:
-        self._left = size
-
-    def draw(self, seat: int, replacement: bool) -> bool:
-        if self._left <= 0:
-            return False
-        self._left -= 1
-        return True
-
-    def remaining(self, seat: int) -> int:
-        return self._left
-
-    def describe(self) -> str:
-        return f"wall left {self._left}"
 
 
 class McrReplay(HandReplay):

@@ -112,6 +112,29 @@ class Wall(ABC):
         """A short text for --explain."""
 
 
+class SharedWall(Wall):
+    """One wall all seats draw from (replacements included), counted only: ``size`` tiles left.
+
+    Platforms whose records give no wall order (2017 human play, PMN boards) need no more."""
+
+    __slots__ = ("_left",)
+
+    def __init__(self, size: int) -> None:
+        self._left = size
+
+    def draw(self, seat: int, replacement: bool) -> bool:
+        if self._left <= 0:
+            return False
+        self._left -= 1
+        return True
+
+    def remaining(self, seat: int) -> int:
+        return self._left
+
+    def describe(self) -> str:
+        return f"wall left {self._left}"
+
+
 class ReplayProfile(ABC):
     """The platform rules the replayer needs. Subclass per platform; instances are immutable."""
 

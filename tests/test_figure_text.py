@@ -32,3 +32,19 @@ def test_legend_and_heatmap_labels_are_literal() -> None:
     assert set(NAMES) <= _texts(svg)
     svg = figures.heatmap(NAMES, np.zeros((4, 4)), name="f4", title="t", colorbar="$x^$")
     assert set(NAMES) <= _texts(svg) and "$x^$" in _texts(svg)
+
+
+def test_notebook_settings_draw_recorded_text_literally() -> None:
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    from mjstats.report import use_cjk_font
+
+    with mpl.rc_context():
+        use_cjk_font()
+        fig, ax = plt.subplots()
+        ax.set_title("$x^$")  # a name that is broken mathtext
+        ax.bar(["$\\alpha$"], [1])
+        fig.canvas.draw()  # would raise on "$x^$" as mathtext
+        assert ax.get_title() == "$x^$"
+        plt.close(fig)

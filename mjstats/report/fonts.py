@@ -113,11 +113,13 @@ def raster_fonts(installed: Iterable[str] | None = None) -> dict[str, object]:
 
 
 def use_cjk_font() -> str | None:
-    """Set matplotlib's global settings for Chinese text (notebooks); the CJK font used, if any."""
+    """Set matplotlib's global settings for notebooks: Chinese text, and recorded text (player
+    names, fan names) drawn literally, never as mathtext. Returns the CJK font used, if any."""
     import matplotlib as mpl
 
     settings = raster_fonts()
     mpl.rcParams.update(settings)
+    mpl.rcParams["text.parse_math"] = False  # "$x^$" in a record must not break or restyle a figure
     first = settings["font.sans-serif"][0]  # type: ignore[index]
     if first == LAYOUT_FONT:
         # said once above: matplotlib's warning per missing glyph would repeat it endlessly

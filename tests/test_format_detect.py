@@ -121,3 +121,13 @@ def test_auto_names_a_file_it_cannot_tell(tmp_path, capsys) -> None:
     assert main(["ingest", str(odd), "-o", str(tmp_path / "ds")]) == 2
     assert "cannot tell its format" in capsys.readouterr().err
     assert not (tmp_path / "ds").exists()
+
+
+def test_pmn_after_leading_comments_is_pmn() -> None:
+    from mjstats.formats.detect import sniff
+
+    board = b'[Event "Club night"]\n[Site "Online"]\n'
+    assert sniff(b"; exported boards\n; second line\n" + board) == "pmn"
+    assert sniff(b'{ a comment: "quoted", [bracketed] }\n' + board) == "pmn"
+    assert sniff(b'{"events": [], "match_id": "x"}') == "canonical"  # JSON is still JSON
+    assert sniff(b"{ a comment without a board }") is None

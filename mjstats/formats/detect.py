@@ -60,7 +60,7 @@ def sniff(head: bytes) -> str | None:
     text = head.lstrip()
     if text.startswith(b"Match "):
         return "botzone"
-    if _PMN_TAG.match(text):
+    if _PMN_TAG.match(text) or _PMN_TAG.match(_without_pgn_comments(text)):
         return "pmn"
     if text.startswith(b"["):
         # a JSON array of judge turns or of display objects; PMN's tag pairs were tried above
@@ -77,6 +77,19 @@ def sniff(head: bytes) -> str | None:
     if _XML_LINE.search(first.rstrip(b"\r")) and b"\t" in rest.split(b"\n", 1)[0]:
         return "human-tsv"
     return None
+
+
+def _without_pgn_comments(text: bytes) -> bytes:
+    """``text`` past the comments PMN (like PGN) allows before its first tag pair:
+    ``; to the end of the line`` and ``{ ... }`` blocks."""
+    for _ in range(100):
+        if text.startswith(b";"):
+            text = text.partition(b"\n")[2].lstrip()
+        elif text.startswith(b"{") and b"}" in text:
+            text = text.partition(b"}")[2].lstrip()
+        else:
+            break
+    return text
 
 
 def detect_format(path: str | os.PathLike[str]) -> str | None:

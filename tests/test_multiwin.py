@@ -131,7 +131,7 @@ def pmn_dataset(tmp_path_factory) -> Path:
     boards.write_bytes(SAMPLE.read_bytes() + b"\n" + TWO.read_bytes())
     out = folder / "ds"
     summary = ingest_sources([SourceInput(boards, "pmn")], out)
-    assert (summary.hands, summary.rejects, summary.wins) == (2, 0, 2)
+    assert (summary.hands, summary.rejects, summary.wins) == (2, 0, 3)  # each win counted
     audit_dataset(out, jobs=1)
     clear_cache()
     return out
@@ -213,7 +213,7 @@ def test_cli_ingests_pmn(tmp_path: Path, capsys) -> None:
     out = tmp_path / "ds"
     assert main(["ingest", "--format", "pmn", str(SAMPLE), str(TWO), "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "hands 2 (wins 2," in captured.out + captured.err
+    assert "hands 2 (wins 3," in captured.out + captured.err  # each of the 1 + 2 wins
 
 
 def test_write_canonical_of_several_wins_to_a_stream() -> None:
@@ -319,3 +319,11 @@ def test_tables_written_before_several_wins_still_read(pmn_dataset: Path) -> Non
         old[name] = table.filter(rows).drop_columns(new_columns)
     (back,) = hands_from_tables(ruleset, *(old[name] for name in HAND_TABLES))
     assert back == single[0]
+
+
+def test_ingest_summary_counts_each_win(tmp_path) -> None:
+    from mjstats.store import SourceInput, ingest_sources
+
+    board = Path(__file__).resolve().parent / "data" / "pmn" / "two_winners.pmn"
+    summary = ingest_sources([SourceInput(board, "pmn")], tmp_path / "ds")
+    assert summary.hands == 1 and summary.wins == 2 and summary.draws == 0

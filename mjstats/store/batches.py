@@ -41,7 +41,7 @@ class HandInfo(NamedTuple):
     source: str | None
     line: int | None
     n_events: int
-    is_win: bool
+    n_wins: int  # wins in the hand (several where the rules allow)
     is_draw: bool  # an exhaustive draw (a hand stopped for a wrong action is neither)
     raw: str | None
 
@@ -87,7 +87,7 @@ def batch_from_records(records: Iterable[Hand | Reject], *, keep_raw: bool = Tru
                 prov.source if prov else None,
                 prov.line if prov else None,
                 len(record.events),
-                record.result.is_win,
+                len(record.result.wins),
                 record.result.outcome is Outcome.DRAW,
                 prov.raw if prov and keep_raw else None,
             )

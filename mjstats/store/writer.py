@@ -326,9 +326,8 @@ def _ingest_locked(
                     counts["hands"] += 1
                     summary.hands += 1
                     summary.events += info.n_events
-                    if info.is_win:
-                        summary.wins += 1
-                    elif info.is_draw:
+                    summary.wins += info.n_wins  # each win, as the statistics count them
+                    if info.is_draw:
                         summary.draws += 1
                 for part_key, tables in batch.tables.items():
                     if duplicates:

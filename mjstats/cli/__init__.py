@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "mjstats.cli.findings",
     "mjstats.cli.fan",
     "mjstats.cli.stats",
+    "mjstats.cli.integrity",
     "mjstats.cli.simulate",
     "mjstats.cli.report",
 )

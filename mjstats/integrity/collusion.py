@@ -1,0 +1,150 @@
+"""Collusion indicators: does one player's discarding serve another more than chance explains?
+
+- ``collusion.deal_in`` (ordered pair loser -> winner): in every hand won on a discard, which of
+  the three others won. Under no collusion the winner is w with chance proportional to w's own
+  rate of winning on discards times a factor for w's place after the discarder (claim priority
+  favours the nearest seat), both estimated from the run's events that do not involve the loser
+  (so a colluding pair does not raise its own expectation). Observed count against the
+  sum of those chances: z with a Poisson-binomial variance, one-sided (more than expected).
+- ``collusion.feeding`` (ordered pair discarder -> claimer): pungs and exposed kongs one player
+  makes on another's discards, with the same model (chows are left out: only the next seat may
+  chow, so they say nothing about choice).
+Each row lists the hands behind its count (``hands``: "match_id#hand_no", at most 20).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from mjstats.integrity.rows import Row, z_row
+from mjstats.integrity.subjects import who
+from mjstats.records import EventKind, Hand
+
+__all__ = ["Collusion"]
+
+NULL = "winner/claimer chosen in proportion to its own rate x a seat-position factor"
+MAX_HANDS = 20
+_TAKES = (EventKind.PENG, EventKind.GANG)
+_Event = tuple[object, tuple[tuple[object, int], ...], object, str]
+
+
+class _PairModel:
+    """Events 'actor takes from source' with the three possible actors of each event."""
+
+    def __init__(self) -> None:
+        # per ruleset: (source subject, (subject, place after the source) x 3, actor, hand id)
+        self.events: dict[str, list[_Event]] = defaultdict(list)
+        self.exposure: dict[tuple[str, object], int] = defaultdict(int)  # hands played
+
+    def add(self, ruleset: str, event: _Event) -> None:
+        self.events[ruleset].append(event)
+
+    def rows(self, test: str, by: str, null: str) -> list[Row]:
+        out = []
+        for ruleset, events in sorted(self.events.items()):
+            exposure = {s: max(self.exposure[(ruleset, s)], 1) for s in _subjects(events)}
+            out.extend(_pair_rows(test, ruleset, by, null, events, exposure))
+        return out
+
+
+def _pair_rows(
+    test: str, ruleset: str, by: str, null: str, events: list[_Event], exposure: dict[object, int]
+) -> list[Row]:
+    """One row per ordered pair (source, candidate) of a ruleset's events."""
+    took: dict[object, int] = defaultdict(int)
+    took_from: dict[tuple[object, object], int] = defaultdict(int)
+    place: dict[int, int] = defaultdict(int)
+    place_of: dict[tuple[object, int], int] = defaultdict(int)  # events involving a subject
+    for source, others, actor, _ in events:
+        d = next(d for s, d in others if s == actor)
+        took[actor] += 1
+        took_from[(actor, source)] += 1
+        place[d] += 1
+        place_of[(source, d)] += 1
+        place_of[(actor, d)] += 1
+
+    # The model for a source's events is fitted on the events that do not involve that source
+    # at all (neither taking nor giving), so a colluding pair cannot raise its own expectation
+    # through either the rates or the place shares.
+    def weight(s: object, d: int, source: object) -> float:
+        rate = (took[s] - took_from[(s, source)] + 0.5) / exposure[s]
+        return rate * (place[d] - place_of[(source, d)] + 0.5)
+
+    stats: dict[tuple[object, object], list] = {}
+    for source, others, actor, hand_id in events:
+        weights = [(s, weight(s, d, source)) for s, d in others]
+        total = sum(w for _, w in weights)
+        for s, w in weights:
+            acc = stats.setdefault((source, s), [0, 0.0, 0.0, 0, [], []])
+            p = w / total
+            acc[0] += s == actor
+            acc[1] += p
+            acc[2] += p * (1 - p)
+            acc[3] += 1
+            if s == actor and len(acc[4]) < MAX_HANDS:
+                acc[4].append(hand_id)
+            acc[5].append(p)
+    out = []
+    for (source, actor), (obs, exp, var, n, hands, chances) in sorted(
+        stats.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))
+    ):
+        row = z_row(
+            test,
+            ruleset,
+            by,
+            {"from": source, "to": actor},
+            observed=obs,
+            expected=exp,
+            variance=var,
+            n=n,
+            null=null,
+            alternative="greater",
+            min_variance=3.0,
+            chances=chances,
+        )
+        row["hands"] = hands
+        out.append(row)
+    return out
+
+
+def _subjects(events: list) -> set[object]:
+    found = set()
+    for source, others, actor, _ in events:
+        found.add(source)
+        found.add(actor)
+        found.update(s for s, _ in others)
+    return found
+
+
+class Collusion:
+    """Accumulates discard wins and pungs/kongs on discards, by ordered pair of subjects."""
+
+    def __init__(self, by: str) -> None:
+        self.by = by
+        self.deal_in = _PairModel()
+        self.feeding = _PairModel()
+
+    def add(self, hand: Hand) -> None:
+        by = self.by
+        subjects = [who(hand, s, by) for s in range(4)]
+        for model in (self.deal_in, self.feeding):
+            for s in subjects:
+                model.exposure[(hand.ruleset, s)] += 1
+        hand_id = f"{hand.match_id}#{hand.hand_no}"
+
+        def others(source: int) -> tuple[tuple[object, int], ...]:
+            return tuple((subjects[(source + d) % 4], d) for d in (1, 2, 3))
+
+        r = hand.result
+        if r.is_win and r.loser is not None and r.winner is not None and r.loser != r.winner:
+            event = (subjects[r.loser], others(r.loser), subjects[r.winner], hand_id)
+            self.deal_in.add(hand.ruleset, event)
+        for ev in hand.events:
+            giver, taker = ev.from_seat, ev.seat
+            if ev.kind in _TAKES and giver is not None and taker is not None and giver != taker:
+                self.feeding.add(hand.ruleset, (subjects[giver], others(giver), subjects[taker], hand_id))
+
+    def rows(self) -> list[Row]:
+        return self.deal_in.rows("collusion.deal_in", self.by, NULL) + self.feeding.rows(
+            "collusion.feeding", self.by, NULL
+        )

@@ -2,10 +2,11 @@
 
 - ``collusion.deal_in`` (ordered pair loser -> winner): in every hand won on a discard, which of
   the three others won. Under no collusion the winner is w with chance proportional to w's own
-  rate of winning on discards times a factor for w's place after the discarder (claim priority
-  favours the nearest seat), both estimated from the run's events that do not involve the loser
-  (so a colluding pair does not raise its own expectation). Observed count against the
-  sum of those chances: z with a Poisson-binomial variance, one-sided (more than expected).
+  rate of winning on discards, counted on the other discarders (so a colluding pair does not
+  raise its own expectation). Claim priority (the nearest of two winners takes the tile) is
+  not modelled: it is rare, and a place factor would absorb a pair's excess when seats are
+  fixed. Observed count against the sum of those chances: z with a Poisson-binomial variance
+  (exact mid-p for small counts), one-sided (more than expected).
 - ``collusion.feeding`` (ordered pair discarder -> claimer): pungs and exposed kongs one player
   makes on another's discards, with the same model (chows are left out: only the next seat may
   chow, so they say nothing about choice).
@@ -22,7 +23,7 @@ from mjstats.records import EventKind, Hand
 
 __all__ = ["Collusion"]
 
-NULL = "winner/claimer chosen in proportion to its own rate x a seat-position factor"
+NULL = "winner/claimer chosen in proportion to its own rate on the other discarders"
 MAX_HANDS = 20
 _TAKES = (EventKind.PENG, EventKind.GANG)
 _Event = tuple[object, tuple[tuple[object, int], ...], object, str]
@@ -53,26 +54,19 @@ def _pair_rows(
     """One row per ordered pair (source, candidate) of a ruleset's events."""
     took: dict[object, int] = defaultdict(int)
     took_from: dict[tuple[object, object], int] = defaultdict(int)
-    place: dict[int, int] = defaultdict(int)
-    place_of: dict[tuple[object, int], int] = defaultdict(int)  # events involving a subject
-    for source, others, actor, _ in events:
-        d = next(d for s, d in others if s == actor)
+    for source, _, actor, _ in events:
         took[actor] += 1
         took_from[(actor, source)] += 1
-        place[d] += 1
-        place_of[(source, d)] += 1
-        place_of[(actor, d)] += 1
 
-    # The model for a source's events is fitted on the events that do not involve that source
-    # at all (neither taking nor giving), so a colluding pair cannot raise its own expectation
-    # through either the rates or the place shares.
-    def weight(s: object, d: int, source: object) -> float:
-        rate = (took[s] - took_from[(s, source)] + 0.5) / exposure[s]
-        return rate * (place[d] - place_of[(source, d)] + 0.5)
+    # A candidate's rate leaves out what it took from this source, so a pair cannot raise its
+    # own expectation. No factor for the place after the source: with seats fixed, a place is
+    # one pair, and a place factor fitted on the data would absorb (or spread) a pair's excess.
+    def weight(s: object, source: object) -> float:
+        return (took[s] - took_from[(s, source)] + 0.5) / exposure[s]
 
     stats: dict[tuple[object, object], list] = {}
     for source, others, actor, hand_id in events:
-        weights = [(s, weight(s, d, source)) for s, d in others]
+        weights = [(s, weight(s, source)) for s, _ in others]
         total = sum(w for _, w in weights)
         for s, w in weights:
             acc = stats.setdefault((source, s), [0, 0.0, 0.0, 0, [], []])

@@ -13,7 +13,7 @@ from mjstats.records import Event, EventKind, Hand
 from mjstats.rules.guobiao.waits import waits
 from mjstats.sim import SimConfig, simulate
 from mjstats.sim.rig import Rig
-from mjstats.tiles import parse_tiles, tile_counts
+from mjstats.tiles import Tile, parse_tiles, tile_counts
 from tests.integrity_data import dealt_hand, result_hand
 
 
@@ -150,3 +150,19 @@ def test_a_small_run_says_it_is_too_small() -> None:
     for row in report.rows:
         assert (row["p_value"] is None) == (row["q_value"] is None)
         assert row["p_value"] is not None or row["note"]
+
+
+def test_a_record_that_contradicts_itself_is_left_out_with_a_note() -> None:
+    rng = random.Random(4)
+    hand = dealt_hand(rng, "guobiao", 0)
+    held = {int(t) for t in hand.events[0].tiles}
+    absent = next(k for k in range(34) if k not in held)
+    events = (
+        *hand.events,
+        Event(4, EventKind.DRAW, 0, hand.wall[13]),
+        Event(5, EventKind.DISCARD, 0, Tile(absent)),  # a tile seat 0 never got
+        Event(6, EventKind.DRAW, 1, hand.wall[34 + 13]),
+    )
+    broken = Hand(**{**_fields(hand), "events": events})
+    report = run_integrity([broken])
+    assert any("left out 1 hand" in note for note in report.notes)

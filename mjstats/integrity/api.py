@@ -157,6 +157,12 @@ def run_integrity(
         row["q_value"] = qv
         row["significant"] = qv is not None and qv <= fdr
     notes = []
+    skipped = families[1].skipped
+    if skipped:
+        notes.append(
+            f"the draw test left out {skipped:,} hand(s) whose events take a tile the seat does "
+            "not hold (run mjstats audit: it names the fault)"
+        )
     unknown = families[0].unknown_profiles
     if unknown:
         notes.append(

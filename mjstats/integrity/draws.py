@@ -12,7 +12,7 @@ from collections import defaultdict
 
 from mjstats.integrity.rows import Row, subject_of, z_row
 from mjstats.integrity.subjects import who
-from mjstats.integrity.tracker import draws_of
+from mjstats.integrity.tracker import InconsistentHand, draws_of
 from mjstats.integrity.useful import useful_kinds
 from mjstats.records import Hand
 
@@ -23,7 +23,8 @@ NULL = "Poisson-binomial: each draw uniform over the tiles still in the wall (ex
 
 
 def draw_chances(hand: Hand) -> list[tuple[int, float, bool]]:
-    """(seat, chance of an improving draw, whether the drawn tile improved) for every draw."""
+    """(seat, chance of an improving draw, whether the drawn tile improved) for every draw.
+    Raises InconsistentHand for a record whose events contradict themselves."""
     out = []
     for d in draws_of(hand):
         useful = useful_kinds(d.concealed, d.melds, d.gold)
@@ -46,9 +47,15 @@ class DrawFairness:
         self.sums: dict[tuple[str, object], list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0])
         # each draw's chance while few (for the exact mid-p of a small count), then None
         self.chances: dict[tuple[str, object], list[float] | None] = defaultdict(list)
+        self.skipped = 0  # hands whose events contradict themselves (left out whole)
 
     def add(self, hand: Hand) -> None:
-        for seat, p, hit in draw_chances(hand):
+        try:
+            chances = draw_chances(hand)
+        except InconsistentHand:
+            self.skipped += 1  # said in the run's notes; the audit names the fault
+            return
+        for seat, p, hit in chances:
             key = (hand.ruleset, who(hand, seat, self.by))
             acc = self.sums[key]
             acc[0] += 1

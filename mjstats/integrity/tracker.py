@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from mjstats.records import EventKind, Hand
 from mjstats.tiles import NUM_KINDS, NUM_TILES
 
-__all__ = ["DrawView", "draws_of", "tile_set"]
+__all__ = ["DrawView", "InconsistentHand", "draws_of", "tile_set"]
 
 FLOWER_START = NUM_KINDS  # codes 34-41 are the eight flowers
 
@@ -45,12 +45,17 @@ class DrawView:
     tail: bool
 
 
+class InconsistentHand(Exception):
+    """The events take a tile nobody holds or a fifth copy: the audit flags such a record."""
+
+
 def draws_of(hand: Hand) -> Iterator[DrawView]:
     """Every draw of ``hand`` after the deal is complete and (Fuzhou) the gold is known.
 
     Opening flower replacements (before the gold) are left out: the drawer's hand is not yet a
     playing hand then. A draw is also left out when the drawer's tile count is not a playing
-    size (a record the audit would flag), so a broken record cannot break the statistic."""
+    size. Raises InconsistentHand, after the draws before it, when the events remove a tile a
+    seat does not hold or take more copies than the set has (a record the audit flags)."""
     fuzhou = hand.ruleset == "fuzhou"
     size = 16 if fuzhou else 13
     pool = tile_set(hand.ruleset)
@@ -71,6 +76,10 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
             playing = sum(held[:NUM_KINDS]) + 3 * melds[s] == size and not any(held[NUM_KINDS:])
             if started and playing and t == indicator and pool[t] <= 0:
                 playing = False  # the last drawable tile: the face-up gold itself, known
+            if min(held) < 0 or min(pool) < 0:
+                raise InconsistentHand(
+                    f"{hand.match_id} hand {hand.hand_no}: a seat holds a tile it never got"
+                )
             if started and playing:
                 yield DrawView(s, tuple(held[:NUM_KINDS]), melds[s], tuple(pool), t, gold, ev.tail)
             pool[t] -= 1

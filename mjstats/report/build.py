@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from mjstats import __version__
 from mjstats.report import sections
 from mjstats.report.audit_section import HandPage, audit_section, explain_text, hand_findings
+from mjstats.report.integrity_section import integrity_section
 from mjstats.report.overwrite import check_page_target, check_report_folder
 from mjstats.report.periods import ALL_TIME, UNDATED, Period, ReportError, parse_period, week_of
 from mjstats.report.slices import write_slice
@@ -199,6 +200,7 @@ class _Builder:
             sections.fans_section(view),
             sections.gold_section(view),
             sections.streaks_section(view),
+            integrity_section(view),
             sections.glossary_section(),
             sections.provenance_section(view, self.ds, period.label),
         ]

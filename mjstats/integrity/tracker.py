@@ -76,10 +76,8 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
             playing = sum(held[:NUM_KINDS]) + 3 * melds[s] == size and not any(held[NUM_KINDS:])
             if started and playing and t == indicator and pool[t] <= 0:
                 playing = False  # the last drawable tile: the face-up gold itself, known
-            if min(held) < 0 or min(pool) < 0:
-                raise InconsistentHand(
-                    f"{hand.match_id} hand {hand.hand_no}: a seat holds a tile it never got"
-                )
+            if min(pool) < 0 or any(min(c) < 0 for c in concealed):
+                raise InconsistentHand(f"{hand.match_id} hand {hand.hand_no}: a tile nobody holds")
             if started and playing:
                 yield DrawView(s, tuple(held[:NUM_KINDS]), melds[s], tuple(pool), t, gold, ev.tail)
             pool[t] -= 1

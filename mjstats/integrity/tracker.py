@@ -74,13 +74,16 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
             s, t = ev.seat, int(ev.tile)
             held = concealed[s]
             playing = sum(held[:NUM_KINDS]) + 3 * melds[s] == size and not any(held[NUM_KINDS:])
-            if started and playing and t == indicator and pool[t] <= 0:
+            face_up = t == indicator and pool[t] <= 0
+            if face_up:
                 playing = False  # the last drawable tile: the face-up gold itself, known
+                indicator = None  # taken: it left the pool when it was turned up
             if min(pool) < 0 or any(min(c) < 0 for c in concealed):
                 raise InconsistentHand(f"{hand.match_id} hand {hand.hand_no}: a tile nobody holds")
             if started and playing:
                 yield DrawView(s, tuple(held[:NUM_KINDS]), melds[s], tuple(pool), t, gold, ev.tail)
-            pool[t] -= 1
+            if not face_up:
+                pool[t] -= 1
             held[t] += 1
         elif kind is EventKind.DISCARD or kind is EventKind.FLOWER:
             concealed[ev.seat][ev.tile] -= 1

@@ -98,12 +98,11 @@ def test_a_pair_that_feeds_each_other_is_found_with_its_hands() -> None:
     row = _row(report, "collusion.deal_in", **{"from": 0, "to": 2})
     assert row["significant"] and row["hands"]
     assert all(h.startswith("r-") for h in row["hands"])
-    # the pair stands out most; others may follow (when 0 feeds 2, the other winners get less
-    # from 0, so their wins on the rest look high: docs/integrity.md, limits)
-    rows = [r for r in report.rows if r["test"] == "collusion.deal_in"]
-    strongest = min(rows, key=lambda r: r["p_value"])
-    assert strongest is row
-    assert row["statistic"] > 2 * max(r["statistic"] for r in rows if r is not row)
+    assert row["effect_low"] > 1.2
+    # other pairs may be flagged too: with seats fixed, the pair's excess also moves the place
+    # factors and the other winners' rates (docs/integrity.md, limits); the reverse direction,
+    # which nobody rigged, is not
+    assert not _row(report, "collusion.deal_in", **{"from": 2, "to": 0})["significant"]
 
 
 def test_no_pair_is_flagged_when_winners_are_random() -> None:

@@ -3,9 +3,9 @@
 - ``collusion.deal_in`` (ordered pair loser -> winner): in every hand won on a discard, which of
   the three others won. Under no collusion the winner is w with chance proportional to w's own
   rate of winning on discards, counted on the other discarders (so a colluding pair does not
-  raise its own expectation). Claim priority (the nearest of two winners takes the tile) is
-  not modelled: it is rare, and a place factor would absorb a pair's excess when seats are
-  fixed. Observed count against the sum of those chances: z with a Poisson-binomial variance
+  raise its own expectation), times a factor for w's place after the discarder (turn order and
+  claim priority favour some places), fitted on the events the loser took no part in. Observed
+  count against the sum of those chances: z with a Poisson-binomial variance
   (exact mid-p for small counts), one-sided (more than expected).
 - ``collusion.feeding`` (ordered pair discarder -> claimer): pungs and exposed kongs one player
   makes on another's discards, with the same model (chows are left out: only the next seat may
@@ -23,8 +23,10 @@ from mjstats.records import EventKind, Hand
 
 __all__ = ["Collusion"]
 
-NULL = "winner/claimer chosen in proportion to its own rate on the other discarders"
+NULL = "winner/claimer chosen in proportion to its own rate on the other discarders x a place factor"
 MAX_HANDS = 20
+PLACE_ROUNDS = 8  # fitting rounds of the place factors (they settle to 1e-4 in about five)
+PER_SOURCE_LIMIT = 12  # up to this many subjects the place factors are fitted per source
 _TAKES = (EventKind.PENG, EventKind.GANG)
 _Event = tuple[object, tuple[tuple[object, int], ...], object, str]
 
@@ -59,14 +61,23 @@ def _pair_rows(
         took_from[(actor, source)] += 1
 
     # A candidate's rate leaves out what it took from this source, so a pair cannot raise its
-    # own expectation. No factor for the place after the source: with seats fixed, a place is
-    # one pair, and a place factor fitted on the data would absorb (or spread) a pair's excess.
-    def weight(s: object, source: object) -> float:
+    # own expectation through its rate.
+    def rate(s: object, source: object) -> float:
         return (took[s] - took_from[(s, source)] + 0.5) / exposure[s]
+
+    subjects = _subjects(events)
+    if len(subjects) <= PER_SOURCE_LIMIT:
+        places = {source: _place_factors(events, rate, source) for source in subjects}
+    else:
+        shared = _place_factors(events, rate, None)
+        places = dict.fromkeys(subjects, shared)
+
+    def weight(s: object, d: int, source: object) -> float:
+        return rate(s, source) * places[source][d]
 
     stats: dict[tuple[object, object], list] = {}
     for source, others, actor, hand_id in events:
-        weights = [(s, weight(s, source)) for s, _ in others]
+        weights = [(s, weight(s, d, source)) for s, d in others]
         total = sum(w for _, w in weights)
         for s, w in weights:
             acc = stats.setdefault((source, s), [0, 0.0, 0.0, 0, [], []])
@@ -99,6 +110,35 @@ def _pair_rows(
         row["hands"] = hands
         out.append(row)
     return out
+
+
+def _place_factors(events: list[_Event], rate, tested: object) -> dict[int, float]:
+    """A factor per place after the source (1 = next seat, 2 = opposite, 3 = the seat before),
+    fitted so that each place takes as many events as observed: turn order and claim priority
+    favour some places on every table.
+
+    For the ``tested`` source the factors are fitted without it: on the events it neither gave
+    nor took, each among the candidates other than it (the same model, given that it did not
+    take). With seats fixed a place is a handful of pairs, and a colluding pair would otherwise
+    raise its own place's factor. With many subjects (players reseated), one fit serves all."""
+    factor = {1: 1.0, 2: 1.0, 3: 1.0}
+    observed = {1: 0.5, 2: 0.5, 3: 0.5}
+    kept = []
+    for source, others, actor, _ in events:
+        if tested is not None and tested in (source, actor):
+            continue
+        candidates = tuple((s, d) for s, d in others if s != tested)
+        kept.append((source, candidates))
+        observed[next(d for s, d in candidates if s == actor)] += 1
+    for _ in range(PLACE_ROUNDS):
+        expected = {1: 0.5, 2: 0.5, 3: 0.5}
+        for source, candidates in kept:
+            weights = [(d, rate(s, source) * factor[d]) for s, d in candidates]
+            total = sum(w for _, w in weights)
+            for d, w in weights:
+                expected[d] += w / total
+        factor = {d: factor[d] * observed[d] / expected[d] for d in factor}
+    return factor
 
 
 def _subjects(events: list) -> set[object]:

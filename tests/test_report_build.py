@@ -17,7 +17,17 @@ from tests.test_report_data import (  # noqa: F401  (fixtures)
     report_periods,
 )
 
-SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "glossary", "provenance")
+SECTIONS = (
+    "overview",
+    "audit",
+    "win-rates",
+    "fans",
+    "gold",
+    "streaks",
+    "integrity",
+    "glossary",
+    "provenance",
+)
 # figure id prefixes (see mjstats.report.sections) a page with both rulesets and findings must hold
 FIGURES_BOTH = (
     "findings",
@@ -36,6 +46,10 @@ FIGURES_BOTH = (
     "gold-start",
     "survival-fuzhou",
     "streak-rates-fuzhou",
+    "integrity-draws-guobiao",
+    "integrity-pairs-guobiao",
+    "integrity-draws-fuzhou",
+    "integrity-pairs-fuzhou",
 )
 
 

@@ -22,7 +22,14 @@ nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-EXPECTED = ("01_audit_walkthrough", "02_win_rates", "03_fans", "04_gold", "05_dealer_streaks")
+EXPECTED = (
+    "01_audit_walkthrough",
+    "02_win_rates",
+    "03_fans",
+    "04_gold",
+    "05_dealer_streaks",
+    "07_integrity",
+)
 PUBLIC = (
     "mjstats",
     "mjstats.stats",
@@ -30,6 +37,7 @@ PUBLIC = (
     "mjstats.replay",
     "mjstats.replay.explain",
     "mjstats.report",
+    "mjstats.integrity",
 )
 
 
@@ -39,7 +47,7 @@ def parameters_cell(nb) -> int:
     return tagged[0]
 
 
-def test_the_five_notebooks_are_there() -> None:
+def test_the_notebooks_are_there() -> None:
     assert tuple(p.stem for p in NOTEBOOKS) == EXPECTED
 
 

@@ -19,7 +19,7 @@ from tests.test_report_data import (  # noqa: F401  (fixtures)
 )
 
 # the sections of a period page (the glossary has a page of its own)
-SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "provenance")
+SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "integrity", "provenance")
 # figure id prefixes (see mjstats.report.sections) a page with both rulesets and findings must hold
 FIGURES_BOTH = (
     "findings",
@@ -38,6 +38,10 @@ FIGURES_BOTH = (
     "gold-start",
     "survival-fuzhou",
     "streak-rates-fuzhou",
+    "integrity-draws-guobiao",
+    "integrity-pairs-guobiao",
+    "integrity-draws-fuzhou",
+    "integrity-pairs-fuzhou",
 )
 
 

@@ -24,6 +24,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "findings": ("mjstats.cli.findings", "list what the audit found, one finding per line"),
     "fan": ("mjstats.cli.fan", "score a winning hand (fans, points, total)"),
     "stats": ("mjstats.cli.stats", "statistics of a dataset (win rates, fans, gold, dealer streaks)"),
+    "integrity": (
+        "mjstats.cli.integrity", "fairness tests: deals, draws, collusion, outcomes (FDR-corrected)"
+    ),
     "simulate": ("mjstats.cli.simulate", "self-play: bots play matches, written as canonical records"),
     "report": ("mjstats.cli.report", "write the HTML report (a page per period, an index)"),
 }

@@ -46,6 +46,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="RATE",
         help="share of hands (0..1) to perturb with one recorded fault each",
     )
+    p.add_argument(
+        "--rig-draws",
+        metavar="SEAT:P",
+        help="rigged play to measure the integrity tests: with probability P a draw of SEAT is "
+        "replaced by its best useful tile still in the wall (recorded in each hand's meta)",
+    )
+    p.add_argument(
+        "--collude",
+        metavar="A,B",
+        help="rigged play: seats A and B see each other's hands and feed each other's wins and "
+        "pungs (recorded in each hand's meta)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line or summary")
     p.set_defaults(func=run)
 
@@ -59,6 +71,7 @@ def faults_path(out: Path) -> Path:
 def run(args: argparse.Namespace) -> int:
     from mjstats.formats.canonical import write_canonical
     from mjstats.sim import SimConfig, parse_players, simulate_with_faults
+    from mjstats.sim.rig import Rig, parse_collude, parse_rig_draws
 
     if args.hands < 1:
         raise MjstatsError(f"--hands must be at least 1, got {args.hands}")
@@ -74,8 +87,10 @@ def run(args: argparse.Namespace) -> int:
     named = args.profile in (None, "seed", "platform")
     if args.rules == "fuzhou" and not named and not Path(args.profile).is_file():
         raise MjstatsError(f"--profile {args.profile}: not seed, platform or a TOML file")
+    seat, share = parse_rig_draws(args.rig_draws)
+    rig = Rig(seat, share, parse_collude(args.collude))
     config = SimConfig(
-        args.rules, args.hands, args.seed, args.profile, parse_players(args.players, args.rules)
+        args.rules, args.hands, args.seed, args.profile, parse_players(args.players, args.rules), rig
     ).checked()
 
     faults = []
@@ -104,10 +119,12 @@ def run(args: argparse.Namespace) -> int:
         os.replace(tmp, path)
     if not args.quiet:
         n = counts["hands"]
+        rigged = ", ".join(f"{k} {v}" for k, v in rig.meta(0) if k != "rigged_draws")
         print(
             f"simulated {n:,} {args.rules} hands (rule profile {config.profile_name}, "
             f"random seed {args.seed}) into {args.out}: {counts['wins']:,} wins, "
             f"{n - counts['wins']:,} exhaustive draws"
+            + (f"; rigged: {rigged}" if rig.active else "")
         )
         if args.faults:
             kinds: dict[str, int] = {}

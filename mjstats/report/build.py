@@ -29,6 +29,7 @@ from mjstats.report.audit_section import (
     findings_sections,
     hand_findings,
 )
+from mjstats.report.integrity_section import integrity_section
 from mjstats.report.overwrite import check_page_target, check_report_folder
 from mjstats.report.periods import ALL_TIME, UNDATED, Period, ReportError, parse_period, week_of
 from mjstats.report.slices import write_slice
@@ -208,6 +209,7 @@ class _Builder:
             sections.fans_section(view),
             sections.gold_section(view),
             sections.streaks_section(view),
+            integrity_section(view),
             sections.provenance_section(view, self.ds, period.label),
         ]
         back = {"href": period.filename, "label": period.label}

@@ -39,6 +39,7 @@ from mjstats.rules.fuzhou.turns import (
 )
 from mjstats.rules.fuzhou.win import has_golden_dragon, has_golden_pair
 from mjstats.sim.bots import Bot, Style
+from mjstats.sim.rig import Rig, best_useful, colluding_discard
 from mjstats.sim.shapes import FuzhouShape
 from mjstats.sim.table import Table
 from mjstats.sim.walls import FUZHOU_SET, dice, shuffled_wall
@@ -71,8 +72,17 @@ class _End(Exception):
 
 
 class _Game:
-    def __init__(self, setting: FuzhouSetting, rng: random.Random) -> None:
+    def __init__(
+        self,
+        setting: FuzhouSetting,
+        rng: random.Random,
+        rig: Rig | None = None,
+        rig_rng: random.Random | None = None,
+    ) -> None:
         self.setting = setting
+        self.rig = rig if rig is not None and rig.active else None
+        self.rig_rng = rig_rng
+        self.rigged_draws = 0
         self.profile = setting.profile
         self.flower_kinds = self.profile.flower_kinds
         self.dice = dice(rng)
@@ -263,6 +273,8 @@ class _Game:
     # --- turns ---------------------------------------------------------------------------------
     def draw_replacing(self, seat: int, tail: bool) -> int:
         """Draw (front or tail); flowers are set aside and replaced from the tail at once."""
+        if not tail and self.rig is not None and seat == self.rig.draw_seat:
+            self.rig_draw(seat)
         t = self.take_tail() if tail else self.take_front()
         self.emit(EventKind.DRAW, seat, t, tail=tail)
         while t in self.flower_kinds:
@@ -365,6 +377,8 @@ class _Game:
     def discard(self, seat: int) -> int:
         p = self.table.seats[seat]
         tile = self.bots[seat].discard()
+        if self.rig is not None and self.rig.partner(seat) is not None:
+            tile = self.colluding(seat, tile)
         p.counts[tile] -= 1
         p.river.append(tile)
         self.table.visible[tile] += 1
@@ -464,6 +478,42 @@ class _Game:
                 self.emit(EventKind.IGNORED, o, shown, claim=claims[o])
         return (s, kind)
 
+    # --- rigged play (mjstats.sim.rig; never used by a fair simulation) ------------------------
+    def rig_draw(self, seat: int) -> None:
+        """With the rig's probability, swap the seat's best useful tile still in the wall (front
+        to tail, the face-up gold excepted) into the front position it is about to draw."""
+        assert self.rig is not None and self.rig_rng is not None and self.shape is not None
+        if self.rig_rng.random() >= self.rig.draw_p:
+            return
+        if self.gold_pending and self.drawable() == 1:
+            return  # the next front draw is the face-up gold itself
+        places: dict[int, int] = {}
+        for i in range(self.front, self.back):
+            places.setdefault(self.wall[i], i)
+        available = [1 if k in places else 0 for k in range(34)]
+        p = self.table.seats[seat]
+        best = best_useful(p.counts, len(p.melds), available, self.shape)
+        if best is None:
+            return
+        i = places[best]
+        self.wall[i], self.wall[self.front] = self.wall[self.front], self.wall[i]
+        self.rigged_draws += 1
+
+    def colluding(self, seat: int, choice: int) -> int:
+        """A colluder's discard: feed the partner (mjstats.sim.rig.colluding_discard); a gold is
+        never fed (nobody may claim a discarded gold)."""
+        assert self.rig is not None and self.shape is not None
+        partner = self.rig.partner(seat)
+        assert partner is not None
+        p, q = self.table.seats[seat], self.table.seats[partner]
+        never = frozenset({self.gold})
+        if choice == self.gold:
+            return choice
+        return colluding_discard(
+            choice, p.counts, len(p.melds), q.counts, len(q.melds), partner == (seat + 1) % 4,
+            self.shape, never,
+        )
+
     def final_draws(self, seat: int) -> None:
         """seed 003: the last drawable tiles are drawn one each in turn, no flower replacement,
         no discard; a tile that completes a hand wins as a self-draw; then the hand is drawn."""
@@ -543,12 +593,19 @@ class _Game:
             wall=tuple(_T[t] for t in self.wall),
             dice=self.dice,
             started_at=s.started_at,
+            meta=self.rig.meta(self.rigged_draws) if self.rig is not None else (),
         )
 
 
-def play_fuzhou_hand(setting: FuzhouSetting, rng: random.Random) -> Hand:
-    """Shuffle with ``rng``, play the hand with the setting's bots, return the record."""
-    game = _Game(setting, rng)
+def play_fuzhou_hand(
+    setting: FuzhouSetting,
+    rng: random.Random,
+    rig: Rig | None = None,
+    rig_rng: random.Random | None = None,
+) -> Hand:
+    """Shuffle with ``rng``, play the hand with the setting's bots, return the record. ``rig``
+    (with its own stream ``rig_rng``) rigs draws or makes two seats collude (mjstats.sim.rig)."""
+    game = _Game(setting, rng, rig, rig_rng)
     with contextlib.suppress(_End):  # the hand ends by raising _End once its result is set
         game.play()
     return game.hand()

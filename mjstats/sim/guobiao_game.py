@@ -18,6 +18,7 @@ from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result, W
 from mjstats.rules.claims import CLAIM_RANK
 from mjstats.rules.guobiao import FanResult, calculate_fans, guobiao_payments, meets_minimum
 from mjstats.sim.bots import Bot, Style
+from mjstats.sim.rig import Rig, best_useful, colluding_discard
 from mjstats.sim.shapes import GuobiaoShape
 from mjstats.sim.table import Table
 from mjstats.sim.walls import GUOBIAO_SET, shuffled_wall
@@ -46,8 +47,17 @@ class GuobiaoSetting:
 
 
 class _Game:
-    def __init__(self, setting: GuobiaoSetting, rng: random.Random) -> None:
+    def __init__(
+        self,
+        setting: GuobiaoSetting,
+        rng: random.Random,
+        rig: Rig | None = None,
+        rig_rng: random.Random | None = None,
+    ) -> None:
         self.setting = setting
+        self.rig = rig if rig is not None and rig.active else None
+        self.rig_rng = rig_rng
+        self.rigged_draws = 0
         self.wall = shuffled_wall(rng, GUOBIAO_SET)
         self.walls = [self.wall[WALL_SIZE * s : WALL_SIZE * (s + 1)] for s in range(4)]
         self.pos = [DEALT] * 4  # next tile of each seat's wall
@@ -208,6 +218,8 @@ class _Game:
         table = self.table
         p = table.seats[seat]
         tile = self.bots[seat].discard()
+        if self.rig is not None and self.rig.partner(seat) is not None:
+            tile = self.colluding(seat, tile)
         p.counts[tile] -= 1
         p.river.append(tile)
         table.visible[tile] += 1
@@ -281,6 +293,38 @@ class _Game:
             return (s, True, False)
         return (s, False, True)
 
+    # --- rigged play (mjstats.sim.rig; never used by a fair simulation) ------------------------
+    def rig_draw(self, seat: int) -> None:
+        """With the rig's probability, swap the seat's best useful tile still in any wall into the
+        position it is about to draw from."""
+        assert self.rig is not None and self.rig_rng is not None
+        if self.rig_rng.random() >= self.rig.draw_p:
+            return
+        places: dict[int, tuple[int, int]] = {}
+        for s in [seat] + [x for x in range(4) if x != seat]:
+            for i in range(self.pos[s], WALL_SIZE):
+                places.setdefault(self.walls[s][i], (s, i))
+        available = [1 if k in places else 0 for k in range(34)]
+        p = self.table.seats[seat]
+        best = best_useful(p.counts, len(p.melds), available, _SHAPE)
+        if best is None:
+            return
+        s, i = places[best]
+        here = self.pos[seat]
+        if (s, i) != (seat, here):
+            self.walls[s][i], self.walls[seat][here] = self.walls[seat][here], self.walls[s][i]
+        self.rigged_draws += 1
+
+    def colluding(self, seat: int, choice: int) -> int:
+        """A colluder's discard: feed the partner (mjstats.sim.rig.colluding_discard)."""
+        assert self.rig is not None
+        partner = self.rig.partner(seat)
+        assert partner is not None
+        p, q = self.table.seats[seat], self.table.seats[partner]
+        return colluding_discard(
+            choice, p.counts, len(p.melds), q.counts, len(q.melds), partner == (seat + 1) % 4, _SHAPE
+        )
+
     def run(self) -> None:
         """Play the hand to its end (handles the kong replacement and claim loops)."""
         self.deal()
@@ -291,6 +335,8 @@ class _Game:
                 self.emit(EventKind.HUANG)
                 self.result = Result(Outcome.DRAW, scores=(0, 0, 0, 0))
                 return
+            if self.rig is not None and seat == self.rig.draw_seat:
+                self.rig_draw(seat)
             tile = self.walls[seat][self.pos[seat]]
             self.pos[seat] += 1
             self.emit(EventKind.DRAW, seat, tile)
@@ -322,13 +368,27 @@ class _Game:
             result=self.result,
             players=s.players,
             styles=tuple(st.name for st in s.styles),
-            wall=tuple(_T[t] for t in self.wall),
+            wall=tuple(_T[t] for t in self.played_wall()),
             started_at=s.started_at,
+            meta=self.rig.meta(self.rigged_draws) if self.rig is not None else (),
         )
 
+    def played_wall(self) -> list[int]:
+        """The wall as it was drawn: the shuffle, or with rigged draws the four walls after the
+        swaps (seat 0's first)."""
+        if self.rig is None:
+            return self.wall
+        return [t for w in self.walls for t in w]
 
-def play_guobiao_hand(setting: GuobiaoSetting, rng: random.Random) -> Hand:
-    """Shuffle with ``rng``, play the hand with the setting's bots, return the record."""
-    game = _Game(setting, rng)
+
+def play_guobiao_hand(
+    setting: GuobiaoSetting,
+    rng: random.Random,
+    rig: Rig | None = None,
+    rig_rng: random.Random | None = None,
+) -> Hand:
+    """Shuffle with ``rng``, play the hand with the setting's bots, return the record. ``rig``
+    (with its own stream ``rig_rng``) rigs draws or makes two seats collude (mjstats.sim.rig)."""
+    game = _Game(setting, rng, rig, rig_rng)
     game.run()
     return game.hand()

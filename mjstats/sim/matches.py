@@ -19,6 +19,7 @@ from mjstats.sim.bots import DEFAULT_STYLES, make_style
 from mjstats.sim.faults import InjectedFault, inject_fault
 from mjstats.sim.fuzhou_game import FuzhouSetting, play_fuzhou_hand
 from mjstats.sim.guobiao_game import GuobiaoSetting, play_guobiao_hand
+from mjstats.sim.rig import Rig
 from mjstats.sim.walls import stream
 
 __all__ = [
@@ -76,7 +77,9 @@ class SimConfig:
     """What to simulate: ``hands`` hands in all (grouped into matches), from ``seed``.
 
     ``profile``: Guobiao plays the Botzone rules (``"botzone"``, the only choice); Fuzhou takes
-    ``"seed"`` (default), ``"platform"``, a TOML path or a :class:`Profile`.
+    ``"seed"`` (default), ``"platform"``, a TOML path or a :class:`Profile`. ``rig`` rigs draws
+    or makes two seats collude, to measure the integrity tests' power (mjstats.sim.rig); without
+    it the play is fair and the output is the same as before rigging existed.
     """
 
     ruleset: str
@@ -84,6 +87,7 @@ class SimConfig:
     seed: int = 0
     profile: str | Profile | None = None
     players: tuple[PlayerSpec, ...] | None = None
+    rig: Rig | None = None
 
     def checked(self) -> SimConfig:
         """This config with defaults filled in; MjstatsError for a bad value."""
@@ -108,7 +112,10 @@ class SimConfig:
             raise MjstatsError(f"four players are needed, got {len(players)}")
         for p in players:
             make_style(p.style, self.ruleset)
-        return SimConfig(self.ruleset, self.hands, self.seed, profile, tuple(players))
+        if self.rig is not None and not isinstance(self.rig, Rig):
+            raise MjstatsError(f"rig must be a mjstats.sim.rig.Rig, got {self.rig!r}")
+        rig = self.rig if self.rig is not None and self.rig.active else None
+        return SimConfig(self.ruleset, self.hands, self.seed, profile, tuple(players), rig)
 
     @property
     def profile_name(self) -> str:
@@ -117,7 +124,15 @@ class SimConfig:
 
 
 def match_id(config: SimConfig, index: int) -> str:
-    return f"sim-{config.ruleset}-{config.profile_name}-s{config.seed}-m{index:05d}"
+    """``sim-<ruleset>-<profile>-s<seed>-m<index>``; rigged runs add what is rigged before the
+    seed (``-rig2x0.05``, ``-collude0x2``), so they can share a dataset with fair runs."""
+    rig = config.rig
+    tag = ""
+    if rig is not None and rig.draw_seat is not None and rig.draw_p > 0:
+        tag += f"-rig{rig.draw_seat}x{rig.draw_p:g}"
+    if rig is not None and rig.collude is not None:
+        tag += f"-collude{rig.collude[0]}x{rig.collude[1]}"
+    return f"sim-{config.ruleset}-{config.profile_name}{tag}-s{config.seed}-m{index:05d}"
 
 
 def _seating(config: SimConfig, index: int) -> tuple[PlayerSpec, ...]:
@@ -146,12 +161,14 @@ def play_match(config: SimConfig, index: int, count: int) -> Iterator[Hand]:
     styles = tuple(make_style(p.style, config.ruleset) for p in seated)
     times = _times(config, index, count)
     rng = stream("play", config.seed, config.ruleset, index)
+    rig = config.rig
+    rig_rng = stream("rig", config.seed, config.ruleset, index) if rig is not None else None
     mid = match_id(config, index)
     if config.ruleset == "guobiao":
         for k in range(count):
             # a round per prevalent wind, each seat dealing once in turn (dealer k % 4)
             setting = GuobiaoSetting(mid, k, k % 4, (k // 4) % 4, names, styles, times[k])
-            yield play_guobiao_hand(setting, rng)
+            yield play_guobiao_hand(setting, rng, rig, rig_rng)
         return
     profile = config.profile
     assert isinstance(profile, Profile)
@@ -161,7 +178,7 @@ def play_match(config: SimConfig, index: int, count: int) -> Iterator[Hand]:
         setting = FuzhouSetting(
             mid, k, state.dealer, state.streak, (passes // 4) % 4, names, styles, times[k], profile
         )
-        hand = play_fuzhou_hand(setting, rng)
+        hand = play_fuzhou_hand(setting, rng, rig, rig_rng)
         yield hand
         after = next_dealer(state, hand.result.winner, profile)
         if after.dealer != state.dealer:

@@ -1,0 +1,284 @@
+"""Deal fairness: starting hands, wall positions and (Fuzhou) the gold and flowers at the deal,
+each against its exact distribution under a fair shuffle. Which tiles are flowers follows the
+hand's Fuzhou profile (the seed profile makes every honour a flower); hands under a profile
+mjstats cannot load are counted in ``unknown_profiles`` and left out.
+
+- ``deal.honours`` / ``deal.pairs`` / ``deal.flowers``: per subject, the sum over its starting
+  hands against the exact hypergeometric mean and variance (pairs: kinds held twice or more,
+  whose mean and variance follow from the multivariate hypergeometric; exact, no simulation).
+- ``deal.shanten`` (Guobiao): each subject's mean starting shanten against the other subjects'
+  (Welch z): no closed form exists for the shanten distribution, but under a fair deal every
+  seat's starting hand has the same distribution, so subjects are compared with each other.
+- ``deal.gold_kind`` (Fuzhou): the gold is the first non-flower tile turned up: uniform over the
+  34 kinds; Pearson chi-square, 33 df.
+- ``deal.wall_position`` (records with walls): tile classes (each suit, honours, flowers) by
+  eighth of the wall; each wall is a permutation of a fixed set, so the pooled Pearson statistic
+  times (N - 1) / N is chi-square with (8 - 1)(classes - 1) df.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from functools import cache
+
+from mjstats.errors import MjstatsError
+from mjstats.integrity.distributions import hypergeom_mean_var
+from mjstats.integrity.rows import Row, chi2_row, subject_of, z_row
+from mjstats.integrity.subjects import who
+from mjstats.records import EventKind, Hand
+from mjstats.rules.fuzhou import load_profile
+from mjstats.sim.shapes import GuobiaoShape
+from mjstats.tiles import NUM_KINDS
+
+__all__ = ["DealFairness", "pair_mean_var", "set_size"]
+
+SEGMENTS = 8
+HONOURS = 28  # 7 honour kinds x 4 (a class of the wall-position table)
+FLOWERS = 8  # H1-H8
+_SHAPE = GuobiaoShape()
+
+
+def set_size(ruleset: str) -> int:
+    return 144 if ruleset == "fuzhou" else 136
+
+
+@cache
+def flower_kinds(ruleset: str, profile: str) -> frozenset[int] | None:
+    """The tile codes that are flowers under the hand's rules (Guobiao: none; Fuzhou: H1-H8 plus
+    the honours its profile makes flowers); None for a Fuzhou profile mjstats cannot load."""
+    if ruleset != "fuzhou":
+        return frozenset()
+    try:
+        return load_profile(profile).flower_kinds
+    except (MjstatsError, OSError):
+        return None
+
+
+def _log_comb(n: int, k: int) -> float:
+    if k < 0 or k > n:
+        return -math.inf
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+@cache
+def pair_mean_var(population: int, draws: int, kinds: int = NUM_KINDS) -> tuple[float, float]:
+    """Exact mean and variance of the number of ``kinds`` given kinds (four copies each) held at
+    least twice in ``draws`` tiles dealt from ``population``."""
+    total = _log_comb(population, draws)
+    # q = P(a given kind >= 2); r = P(two given kinds both >= 2)
+    q = sum(math.exp(_log_comb(4, a) + _log_comb(population - 4, draws - a) - total) for a in range(2, 5))
+    r = 0.0
+    for a in range(2, 5):
+        for b in range(2, 5):
+            r += math.exp(
+                _log_comb(4, a) + _log_comb(4, b) + _log_comb(population - 8, draws - a - b) - total
+            )
+    k = kinds
+    return k * q, k * q * (1 - q) + k * (k - 1) * (r - q * q)
+
+
+class DealFairness:
+    """Accumulates the deal statistics of every hand (one pass)."""
+
+    def __init__(self, by: str) -> None:
+        self.by = by
+        # (test, ruleset, by, subject) -> [cases, observed, expected, variance]
+        self.counts: dict[tuple[str, str, str, object], list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0])
+        # Guobiao starting shanten: (ruleset, subject) -> [n, sum, sum of squares]
+        self.shanten: dict[tuple[str, object], list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
+        self.gold: dict[str, tuple[list[int], list[float]]] = {}
+        self.unknown_profiles: set[str] = set()
+        # ruleset -> (classes, segment x class counts, walls)
+        self.walls: dict[str, list] = {}
+
+    def _count(
+        self, test: str, hand: Hand, by: str, subject: object, obs: float, mv: tuple[float, float]
+    ) -> None:
+        acc = self.counts[(test, hand.ruleset, by, subject)]
+        acc[0] += 1
+        acc[1] += obs
+        acc[2] += mv[0]
+        acc[3] += mv[1]
+
+    def add(self, hand: Hand) -> None:
+        population = set_size(hand.ruleset)
+        flowers_set = flower_kinds(hand.ruleset, hand.profile)
+        if flowers_set is None:  # unknown rules: which tiles are flowers is not known
+            self.unknown_profiles.add(hand.profile)
+            return
+        playable = [k for k in range(NUM_KINDS) if k not in flowers_set]
+        honour_kinds = [k for k in playable if k >= 27]
+        n_flowers = sum(1 for k in flowers_set for _ in range(4 if k < NUM_KINDS else 1))
+        for ev in hand.events:
+            if ev.kind is not EventKind.DEAL or ev.seat is None:
+                continue
+            tiles = ev.tiles
+            n = len(tiles)
+            if not n:
+                continue
+            counts = [0] * 42
+            for t in tiles:
+                counts[t] += 1
+            honours = sum(counts[k] for k in honour_kinds)
+            pairs = sum(1 for k in playable if counts[k] >= 2)
+            flowers = sum(counts[k] for k in flowers_set)
+            role = "dealer" if ev.seat == hand.dealer else "other"
+            for by, subject in ((self.by, who(hand, ev.seat, self.by)), ("role", role)):
+                if honour_kinds:
+                    mv = hypergeom_mean_var(population, 4 * len(honour_kinds), n)
+                    self._count("deal.honours", hand, by, subject, honours, mv)
+                self._count(
+                    "deal.pairs", hand, by, subject, pairs, pair_mean_var(population, n, len(playable))
+                )
+                if n_flowers:
+                    mv = hypergeom_mean_var(population, n_flowers, n)
+                    self._count("deal.flowers", hand, by, subject, flowers, mv)
+            if hand.ruleset == "guobiao" and n == 13:
+                s = _SHAPE.shanten(counts[:NUM_KINDS], 0)
+                acc = self.shanten[(hand.ruleset, who(hand, ev.seat, self.by))]
+                acc[0] += 1
+                acc[1] += s
+                acc[2] += s * s
+        if hand.ruleset == "fuzhou" and hand.gold is not None and int(hand.gold) in playable:
+            # the gold is the first non-flower tile turned up: uniform over the playable kinds
+            obs, exp = self.gold.setdefault(hand.ruleset, ([0] * NUM_KINDS, [0.0] * NUM_KINDS))
+            obs[int(hand.gold)] += 1
+            for k in playable:
+                exp[k] += 1 / len(playable)
+        if hand.wall is not None and len(hand.wall) == population:
+            self._add_wall(hand.ruleset, hand.wall)
+
+    def _add_wall(self, ruleset: str, wall: tuple[int, ...]) -> None:
+        n_classes = 5 if ruleset == "fuzhou" else 4
+        if ruleset not in self.walls:
+            self.walls[ruleset] = [n_classes, [[0] * n_classes for _ in range(SEGMENTS)], 0]
+        entry = self.walls[ruleset]
+        table = entry[1]
+        size = len(wall)
+        for i, t in enumerate(wall):
+            table[i * SEGMENTS // size][_tile_class(t)] += 1
+        entry[2] += 1
+
+    def rows(self) -> list[Row]:
+        out: list[Row] = []
+        for (test, ruleset, by, subject), (n, obs, exp, var) in sorted(
+            self.counts.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2], str(kv[0][3]))
+        ):
+            out.append(
+                z_row(
+                    test,
+                    ruleset,
+                    by,
+                    subject_of(by, subject),
+                    observed=obs,
+                    expected=exp,
+                    variance=var,
+                    n=int(n),
+                    null="exact hypergeometric (fair shuffle)",
+                )
+            )
+        out.extend(self._shanten_rows())
+        for ruleset, (kinds, expected) in sorted(self.gold.items()):
+            cells = [k for k in range(NUM_KINDS) if expected[k] > 0]
+            out.append(
+                chi2_row(
+                    "deal.gold_kind",
+                    ruleset,
+                    "all",
+                    {},
+                    observed=[kinds[k] for k in cells],
+                    expected=[expected[k] for k in cells],
+                    n=sum(kinds),
+                    null="uniform over the kinds that are not flowers (chi-square)",
+                )
+            )
+        for ruleset, (n_classes, table, walls) in sorted(self.walls.items()):
+            size = set_size(ruleset)
+            class_sizes = _class_sizes(ruleset)
+            obs, exp = [], []
+            for seg in range(SEGMENTS):
+                seg_size = sum(1 for i in range(size) if i * SEGMENTS // size == seg)
+                for c in range(n_classes):
+                    obs.append(table[seg][c])
+                    exp.append(walls * seg_size * class_sizes[c] / size)
+            out.append(
+                chi2_row(
+                    "deal.wall_position",
+                    ruleset,
+                    "all",
+                    {},
+                    observed=obs,
+                    expected=exp,
+                    n=walls,
+                    scale=(size - 1) / size,
+                    df=(SEGMENTS - 1) * (n_classes - 1),
+                    null="each wall a uniform permutation (pooled contingency, chi-square)",
+                )
+            )
+        return out
+
+    def _shanten_rows(self) -> list[Row]:
+        out = []
+        by_ruleset: dict[str, list[tuple[object, list[float]]]] = defaultdict(list)
+        for (ruleset, subject), acc in self.shanten.items():
+            by_ruleset[ruleset].append((subject, acc))
+        for ruleset, items in sorted(by_ruleset.items()):
+            total = [sum(a[i] for _, a in items) for i in range(3)]
+            for subject, (n, s, s2) in sorted(items, key=lambda kv: str(kv[0])):
+                rest = (total[0] - n, total[1] - s, total[2] - s2)
+                out.append(_welch_row(ruleset, self.by, subject, (n, s, s2), rest))
+        return out
+
+
+def _welch_row(
+    ruleset: str, by: str, subject: object, mine: tuple[float, ...], rest: tuple[float, ...]
+) -> Row:
+    """Mean starting shanten of a subject against the others' (z of the difference)."""
+    (n, s, s2), (m, r, r2) = mine, rest
+    row = z_row(
+        "deal.shanten",
+        ruleset,
+        by,
+        subject_of(by, subject),
+        observed=0,
+        expected=0,
+        variance=0,
+        n=int(n),
+        null="same distribution for every subject (Welch z)",
+    )
+    if n < 30 or m < 30:
+        row["note"] = f"too small to judge: {int(n)} starting hands against {int(m)} (30 each needed)"
+        return row
+    mean_a, mean_b = s / n, r / m
+    var_a = max(s2 / n - mean_a**2, 0.0) * n / (n - 1)
+    var_b = max(r2 / m - mean_b**2, 0.0) * m / (m - 1)
+    se = math.sqrt(var_a / n + var_b / m)
+    if se == 0:
+        row["note"] = "every starting hand at the same shanten: nothing to compare"
+        return row
+    from mjstats.integrity.distributions import z_p_value
+
+    z = (mean_a - mean_b) / se
+    row.update(
+        observed=mean_a,
+        expected=mean_b,
+        statistic=z,
+        p_value=z_p_value(z),
+        note="",
+        effect_name="mean shanten difference",
+        effect=mean_a - mean_b,
+        effect_low=mean_a - mean_b - 1.959963984540054 * se,
+        effect_high=mean_a - mean_b + 1.959963984540054 * se,
+    )
+    return row
+
+
+def _tile_class(t: int) -> int:
+    """0-2 the suits, 3 honours, 4 flowers."""
+    return 3 if 27 <= t < 34 else 4 if t >= 34 else t // 9
+
+
+def _class_sizes(ruleset: str) -> list[int]:
+    sizes = [36, 36, 36, HONOURS]
+    return [*sizes, FLOWERS] if ruleset == "fuzhou" else sizes

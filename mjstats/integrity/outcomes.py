@@ -1,0 +1,133 @@
+"""Outcome advantage: wins, deal-ins and score per subject against the table, adjusted for the
+dealer (a dealer's chances differ, and Fuzhou dealers keep the deal after a win).
+
+For each seat-hand the null chance of a win (of a deal-in) is the run's rate for that role
+(dealer or not) in that ruleset; a subject's wins are a Poisson-binomial sum of those chances
+(z, two-sided). The score test compares a subject's summed score with the role means, with the
+role variances. By player these tests measure skill as much as luck: a strong player wins more
+on a fair platform. By seat they should find nothing on a fair platform.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from mjstats.integrity.rows import Row, subject_of, z_row
+from mjstats.integrity.subjects import who
+from mjstats.records import Hand
+
+__all__ = ["Outcomes"]
+
+NULL = "the run's rate for the role (dealer or not), same for every subject"
+# A summed score is far from normal over few hands (a single big win dominates it)
+MIN_SCORE_HANDS = 200
+
+
+class Outcomes:
+    def __init__(self, by: str) -> None:
+        self.by = by
+        # (ruleset, subject, role) -> [seat-hands, wins, deal-ins, score sum]
+        self.cells: dict[tuple[str, object, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0])
+        # (ruleset, role) -> [seat-hands, wins, deal-ins, score sum, score sum of squares]
+        self.roles: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0.0])
+
+    def add(self, hand: Hand) -> None:
+        r = hand.result
+        for seat in range(4):
+            role = "dealer" if seat == hand.dealer else "other"
+            win = int(r.is_win and r.winner == seat)
+            deal_in = int(r.is_win and r.loser == seat and r.winner != seat)
+            score = r.scores[seat] if r.scores is not None and len(r.scores) == 4 else 0
+            cell = self.cells[(hand.ruleset, who(hand, seat, self.by), role)]
+            cell[0] += 1
+            cell[1] += win
+            cell[2] += deal_in
+            cell[3] += score
+            tot = self.roles[(hand.ruleset, role)]
+            tot[0] += 1
+            tot[1] += win
+            tot[2] += deal_in
+            tot[3] += score
+            tot[4] += score * score
+
+    def rows(self) -> list[Row]:
+        per: dict[tuple[str, object], list[float]] = defaultdict(
+            lambda: [0, 0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        )
+        for (ruleset, subject, role), (n, wins, deal_ins, score) in self.cells.items():
+            tot = self.roles[(ruleset, role)]
+            p_win, p_in = tot[1] / tot[0], tot[2] / tot[0]
+            mean = tot[3] / tot[0]
+            var = max(tot[4] / tot[0] - mean * mean, 0.0)
+            acc = per[(ruleset, subject)]
+            acc[0] += n
+            acc[1] += wins
+            acc[2] += n * p_win
+            acc[3] += n * p_win * (1 - p_win)
+            acc[4] += deal_ins
+            acc[5] += n * p_in
+            acc[6] += n * p_in * (1 - p_in)
+            acc[7] += score
+            acc[8] += n * mean
+            acc[9] += n * var
+        out = []
+        for (ruleset, subject), a in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            subj = subject_of(self.by, subject)
+            n = int(a[0])
+            out.append(
+                z_row(
+                    "outcome.win",
+                    ruleset,
+                    self.by,
+                    subj,
+                    observed=a[1],
+                    expected=a[2],
+                    variance=a[3],
+                    n=n,
+                    null=NULL,
+                )
+            )
+            out.append(
+                z_row(
+                    "outcome.deal_in",
+                    ruleset,
+                    self.by,
+                    subj,
+                    observed=a[4],
+                    expected=a[5],
+                    variance=a[6],
+                    n=n,
+                    null=NULL,
+                )
+            )
+            row = z_row(
+                "outcome.score",
+                ruleset,
+                self.by,
+                subj,
+                observed=a[7],
+                expected=a[8],
+                variance=a[9],
+                n=n,
+                null=NULL,
+            )
+            if n < MIN_SCORE_HANDS:
+                row.update(
+                    statistic=None,
+                    p_value=None,
+                    effect=None,
+                    effect_low=None,
+                    effect_high=None,
+                    note=f"too small to judge: {n} hands ({MIN_SCORE_HANDS} needed for a score sum)",
+                )
+            if row["p_value"] is not None:  # a score sum: the effect is the mean difference a hand
+                half = 1.959963984540054 * a[9] ** 0.5 / n
+                diff = (a[7] - a[8]) / n
+                row.update(
+                    effect_name="score difference a hand",
+                    effect=diff,
+                    effect_low=diff - half,
+                    effect_high=diff + half,
+                )
+            out.append(row)
+        return out

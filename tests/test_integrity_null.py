@@ -1,0 +1,152 @@
+"""Every integrity test against its null: on fair data its p-values are uniform (Kolmogorov-
+Smirnov at 1%).
+
+Counts are discrete: over a handful of hands a count's p-values come in steps that KS sees, so
+each test is checked at a size where its count's null variance is about 100 or more (where a
+real run of 5,000 hands is far beyond). Deal tests see hand-built fair deals (1,000 p-values each
+in the slow test, 300 in the fast one); the draw, collusion and outcome tests see the bundled
+simulated hands (fair play) cut into runs (bench/integrity_power.py measures them on more)."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from mjstats.formats.canonical import read_canonical
+from mjstats.integrity.collusion import Collusion
+from mjstats.integrity.deal import DealFairness
+from mjstats.integrity.distributions import ks_uniform
+from mjstats.integrity.draws import DrawFairness
+from mjstats.integrity.outcomes import Outcomes
+from mjstats.records import Hand, Outcome, Result
+from mjstats.tiles import Tile
+from tests.integrity_data import SEED_FLOWERS, dealt_hand
+
+ROOT = Path(__file__).resolve().parent.parent
+ALPHA = 0.01
+
+
+def _p_values(families, tests: set[str] | None = None) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = defaultdict(list)
+    for family in families:
+        for row in family.rows():
+            if row["p_value"] is not None and (tests is None or row["test"] in tests):
+                out[f"{row['ruleset']} {row['test']}"].append(row["p_value"])
+    return out
+
+
+def _assert_uniform(name: str, values: list[float], at_least: int) -> None:
+    assert len(values) >= at_least, (name, len(values))
+    d, p = ks_uniform(values)
+    assert p > ALPHA, f"{name}: {len(values)} p-values not uniform (KS D={d:.3f}, p={p:.2g})"
+
+
+DEAL_TESTS = {"deal.honours", "deal.pairs", "deal.flowers", "deal.shanten"}
+
+
+def _deal_p_values(runs: int, hands: int) -> dict[str, list[float]]:
+    rng = random.Random(2026)
+    found: dict[str, list[float]] = defaultdict(list)
+    for ruleset in ("guobiao", "fuzhou"):
+        for _ in range(runs):
+            family = DealFairness("seat")
+            for i in range(hands):
+                family.add(dealt_hand(rng, ruleset, i, dealer=i % 4))
+            for name, values in _p_values([family], DEAL_TESTS).items():
+                found[name].extend(values)
+    assert set(found) == {
+        "guobiao deal.honours",
+        "guobiao deal.pairs",
+        "guobiao deal.shanten",
+        "fuzhou deal.pairs",
+        "fuzhou deal.flowers",
+    }
+    return found
+
+
+def test_deal_tests_are_uniform_on_fair_deals() -> None:
+    # 50 runs of 200 hands: 4 seats + dealer/others = 300 p-values (shanten: 200)
+    for name, values in _deal_p_values(50, 200).items():
+        _assert_uniform(name, values, 200)
+
+
+@pytest.mark.slow
+def test_deal_tests_are_uniform_on_1000_p_values() -> None:
+    for name, values in _deal_p_values(170, 200).items():
+        _assert_uniform(name, values, 680)
+
+
+def test_gold_and_wall_position_tests_are_uniform() -> None:
+    rng = random.Random(7)
+    playable = [k for k in range(34) if k not in SEED_FLOWERS]
+    gold, walls = [], defaultdict(list)
+    for _ in range(1000):
+        family = DealFairness("seat")
+        for i in range(140):
+            family.add(_gold_only(i, rng.choice(playable)))
+        gold.extend(_p_values([family])["fuzhou deal.gold_kind"])
+    for ruleset, count in (("guobiao", 2), ("fuzhou", 5)):
+        for _ in range(1000):
+            family = DealFairness("seat")
+            for i in range(count):
+                family.add(dealt_hand(rng, ruleset, i))
+            walls[ruleset].extend(
+                _p_values([family], {"deal.wall_position"})[f"{ruleset} deal.wall_position"]
+            )
+    _assert_uniform("gold_kind", gold, 1000)
+    for ruleset, values in walls.items():
+        _assert_uniform(f"{ruleset} wall_position", values, 1000)
+
+
+def _gold_only(i: int, gold: int) -> Hand:
+    return Hand(
+        match_id=f"g-{i // 8}",
+        hand_no=i % 8,
+        ruleset="fuzhou",
+        profile="seed",
+        dealer=0,
+        prevalent_wind=0,
+        events=(),
+        result=Result(Outcome.DRAW),
+        gold=Tile(gold),
+    )
+
+
+@pytest.fixture(scope="module")
+def fair_hands() -> dict[str, list[Hand]]:
+    """The bundled simulated hands (fair play, 2,000 per ruleset)."""
+    out = {}
+    for ruleset in ("guobiao", "fuzhou"):
+        path = ROOT / "data" / "sim" / f"{ruleset}.jsonl.gz"
+        out[ruleset] = [h for h in read_canonical(path) if isinstance(h, Hand)]
+    return out
+
+
+def test_draw_test_is_uniform_on_fair_play(fair_hands: dict[str, list[Hand]]) -> None:
+    # runs of 40 Guobiao / 100 Fuzhou hands: about 600 draws a seat (variance ~100)
+    values: list[float] = []
+    for ruleset, size in (("guobiao", 40), ("fuzhou", 100)):
+        hands = fair_hands[ruleset]
+        for start in range(0, len(hands), size):
+            family = DrawFairness("seat")
+            for hand in hands[start : start + size]:
+                family.add(hand)
+            values.extend(p for ps in _p_values([family]).values() for p in ps)
+    _assert_uniform("draw.improving", values, 280)
+
+
+def test_collusion_and_outcome_tests_are_uniform_on_fair_play(
+    fair_hands: dict[str, list[Hand]],
+) -> None:
+    values: list[float] = []
+    for hands in fair_hands.values():
+        for start in range(0, len(hands), 250):
+            families = (Collusion("seat"), Outcomes("seat"))
+            for hand in hands[start : start + 250]:
+                for family in families:
+                    family.add(hand)
+            values.extend(p for ps in _p_values(families).values() for p in ps)
+    _assert_uniform("collusion + outcome", values, 500)

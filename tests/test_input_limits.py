@@ -7,10 +7,11 @@ import dataclasses
 import gzip
 import io
 import json
+import os
 import random
-import resource
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 
@@ -44,15 +45,30 @@ def write_renumbered_bytes(sample_path: Path, n: int) -> bytes:
     return "".join(out).encode()
 
 
-def _run_cli(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
-    """Run ``mjstats`` in a child process; its result and the peak RSS of the child in MB.
+# Runs the CLI and reports its own peak RSS (and that of any process it waited for): measured in
+# the child, so what other tests' children used before never counts.
+_MEASURED_CLI = """
+import os, resource, sys
+from mjstats.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    with open(os.environ["MJSTATS_TEST_PEAK_FILE"], "w") as fh:
+        fh.write(str(peak // 1024))
+sys.exit(code)
+"""
 
-    RUSAGE_CHILDREN is the largest of all waited-for children, so each test measures only the
-    children it starts after the previous largest: the figure is an upper bound, which is what
-    the assertions need."""
-    proc = subprocess.run([sys.executable, "-m", "mjstats", *args], capture_output=True, text=True,
-                          timeout=600)
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024  # kB on Linux
+
+def _run_cli(*args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run ``mjstats`` in a child process; its result and the child's own peak RSS in MB."""
+    with tempfile.TemporaryDirectory() as scratch:
+        peak_file = os.path.join(scratch, "peak")
+        proc = subprocess.run([sys.executable, "-c", _MEASURED_CLI, *args], capture_output=True,
+                              text=True, timeout=600, env={**os.environ, "MJSTATS_TEST_PEAK_FILE": peak_file})
+        with open(peak_file) as fh:
+            peak = int(fh.read())
     return proc, peak
 
 

@@ -45,18 +45,18 @@ def write_renumbered_bytes(sample_path: Path, n: int) -> bytes:
     return "".join(out).encode()
 
 
-# Runs the CLI and reports its own peak RSS (and that of any process it waited for): measured in
-# the child, so what other tests' children used before never counts.
+# Runs the CLI and reports its own peak RSS, read from /proc (VmHWM belongs to the process's own
+# memory; ru_maxrss would also carry the peak of the forked test process before the exec).
 _MEASURED_CLI = """
-import os, resource, sys
+import os, sys
 from mjstats.cli import main
 try:
     code = main(sys.argv[1:])
 finally:
-    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    with open("/proc/self/status") as status:
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
     with open(os.environ["MJSTATS_TEST_PEAK_FILE"], "w") as fh:
-        fh.write(str(peak // 1024))
+        fh.write(str(peak_kb // 1024))
 sys.exit(code)
 """
 

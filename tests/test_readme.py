@@ -55,7 +55,8 @@ def test_make_notebooks_installs_the_notebook_extra_and_starts_jupyter() -> None
         pytest.skip("make is not installed")
     # a dry run (-n) prints the commands without running them; PYTHON=false: no venv is made
     plan = subprocess.run(
-        ["make", "-n", "notebooks", "PYTHON=false"], cwd=ROOT, capture_output=True, text=True, timeout=60
+        ["make", "--no-print-directory", "-n", "notebooks", "PYTHON=false"], cwd=ROOT,
+        capture_output=True, text=True, timeout=60,
     ).stdout
     assert "pip install -q -e '.[report,notebook]'" in plan
     assert plan.strip().splitlines()[-1] == ".venv/bin/jupyter lab --notebook-dir=notebooks"

@@ -125,7 +125,7 @@ def test_a_lock_left_by_a_killed_writer_is_taken_over(base: Path) -> None:
         pass
 
 
-def test_readers_during_many_commits_never_fail(base: Path, tmp_path: Path) -> None:
+def test_readers_during_many_commits_never_fail(base: Path, tmp_path: Path, monkeypatch) -> None:
     """A reader thread keeps opening and reading the dataset while 6 commits happen."""
     errors: list[BaseException] = []
     reads = 0
@@ -145,22 +145,19 @@ def test_readers_during_many_commits_never_fail(base: Path, tmp_path: Path) -> N
                 errors.append(exc)
                 return
 
-    os.environ["MJSTATS_VERSION_GRACE"] = "0"  # only pins protect the readers here
-    try:
-        threads = [threading.Thread(target=reader) for _ in range(2)]
-        for t in threads:
-            t.start()
-        for i in range(3):
-            extra = write_renumbered(tmp_path / f"c{i}.txt", 50, first=80_000 + 1_000 * i)
-            ingest_sources([SourceInput(extra, "botzone")], base)
-            from mjstats.audit import audit_dataset
+    monkeypatch.setenv("MJSTATS_VERSION_GRACE", "0")  # only pins protect the readers here
+    from mjstats.audit import audit_dataset
 
-            audit_dataset(base, jobs=1)
-        stop.set()
-        for t in threads:
-            t.join()
-    finally:
-        os.environ.pop("MJSTATS_VERSION_GRACE", None)
+    threads = [threading.Thread(target=reader) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for i in range(3):
+        extra = write_renumbered(tmp_path / f"c{i}.txt", 50, first=80_000 + 1_000 * i)
+        ingest_sources([SourceInput(extra, "botzone")], base)
+        audit_dataset(base, jobs=1)
+    stop.set()
+    for t in threads:
+        t.join()
     assert not errors, errors[0]
     assert reads > 0 and len(hand_keys(base)) == 16 + 150
 

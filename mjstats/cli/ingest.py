@@ -150,12 +150,7 @@ def run(args: argparse.Namespace) -> int:
                 inputs, args.out, jobs=args.jobs, progress=progress,
                 wait=args.wait, on_wait=waiting_notice("ingest"),
             )
-    except BrokenPipeError:
-        raise
-    except OSError as exc:  # a source that vanished or became unreadable mid-run, a full disk
-        where = f"{exc.filename}: " if exc.filename else ""
-        raise MjstatsError(f"{where}{exc.strerror or exc}") from None
-    finally:
+    finally:  # an OSError mid-run (a source gone, a full disk) is one line from mjstats.cli.main
         if progress is not None:
             progress.close()
     for source in summary.skipped_sources:

@@ -6,17 +6,19 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "findings", "open_dataset", "parse_tile", "parse_tiles", "read_botzone"]
+__all__ = ["__version__", "display", "findings", "open_dataset", "parse_tile", "parse_tiles", "read_botzone"]
 
 if TYPE_CHECKING:
     from mjstats.audit_findings import findings
     from mjstats.formats.botzone import read_botzone
     from mjstats.store import open_dataset
     from mjstats.tiles import parse_tile, parse_tiles
+    from mjstats.viewer import display
 
 # Imported on first use, so that `import mjstats` stays light (pandas and pyarrow load only
 # when the dataset is touched).
 _LAZY = {
+    "display": "mjstats.viewer",
     "findings": "mjstats.audit_findings",
     "open_dataset": "mjstats.store",
     "read_botzone": "mjstats.formats.botzone",

@@ -301,6 +301,12 @@ class Hand:
     def seat_wind(self, seat: int) -> int:
         return (seat - self.dealer) % 4
 
+    def _repr_html_(self) -> str:
+        """The hand as tiles in a notebook: setting, starting tiles, result (mjstats.viewer)."""
+        from mjstats.viewer.render import hand_html
+
+        return hand_html(self)
+
 
 DUPLICATE_HAND = "duplicate hand"  # how a duplicate's reject error starts (its own category)
 

@@ -141,6 +141,12 @@ class Tile(int):
     def __repr__(self) -> str:
         return f"Tile({_BOTZONE[self]})"
 
+    def _repr_svg_(self) -> str:
+        """The tile as a picture in a notebook (mjstats.viewer)."""
+        from mjstats.viewer.tiles_svg import tile_svg
+
+        return tile_svg(int(self))
+
     def __reduce__(self) -> tuple[type[Tile], tuple[int]]:
         return (Tile, (int(self),))
 

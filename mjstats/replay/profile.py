@@ -53,6 +53,13 @@ class Meld:
             return (self.tile - 1, self.tile, self.tile + 1)
         return (self.tile,) * self.size
 
+    def _repr_svg_(self) -> str:
+        """The meld as tiles in a notebook, the claimed tile sideways (mjstats.viewer)."""
+        from mjstats.viewer.render import meld_svg
+        from mjstats.viewer.table import meld_view
+
+        return meld_svg(meld_view(self))
+
 
 @dataclass(frozen=True, slots=True)
 class WinContext:

@@ -144,6 +144,28 @@ class Dataset:
         """Every hand as a record, partition by partition, part file by part file."""
         return iter_hands(self, ruleset=ruleset)
 
+    def hand(self, match_id: str, hand_no: int | None = None) -> Hand:
+        """One hand as a record (a notebook shows it as tiles): hand ``hand_no`` of the match,
+        or its only hand. Only the part files holding the match are read."""
+        found: list[Hand] = []
+        for ruleset, period, part in self.parts():
+            sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
+            ids = pq.read_table(self.path / "hands" / sub, columns=["match_id"]).column("match_id")
+            if match_id in set(ids.to_pylist()):
+                found.extend(h for h in self.read_part(ruleset, period, part) if h.match_id == match_id)
+        if not found:
+            raise DatasetError(f"{self.root}: no match {match_id!r}")
+        if hand_no is None:
+            if len(found) == 1:
+                return found[0]
+            numbers = ", ".join(str(h.hand_no) for h in sorted(found, key=lambda h: h.hand_no))
+            raise DatasetError(f"match {match_id} has hands {numbers}: say which with hand_no=")
+        for h in found:
+            if h.hand_no == hand_no:
+                return h
+        numbers = ", ".join(str(h.hand_no) for h in sorted(found, key=lambda h: h.hand_no))
+        raise DatasetError(f"match {match_id} has no hand {hand_no} (hands {numbers})")
+
     def partitions(self, table: str = "hands") -> list[tuple[str, str]]:
         """The (ruleset, period) partitions of a table, sorted."""
         folder = self.path / table

@@ -51,6 +51,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="with --explain: only hand N of the match",
     )
     p.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="with --explain: write the hand(s) as a page with the replay viewer (tiles, buttons, "
+        "slider, arrow keys) instead of printing text",
+    )
+    p.add_argument("--force", action="store_true", help="with --html: replace an existing file")
+    p.add_argument(
         "--profile",
         metavar="NAME|FILE.toml",
         default=None,
@@ -67,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
         return _explain(args)
     if args.hand is not None:
         raise MjstatsError("--hand needs --explain MATCH_ID")
+    if args.html is not None:
+        raise MjstatsError("--html needs --explain MATCH_ID")
     if args.jobs is not None and args.jobs < 1:
         raise MjstatsError("--jobs must be at least 1")
     from mjstats.audit import audit_dataset
@@ -115,5 +126,12 @@ def _explain(args: argparse.Namespace) -> int:
         raise MjstatsError(f"{args.dataset}: no {which} {args.explain}")
     overrides = _overrides(args.profile) or {}
     results = [replay_hand(hand, overrides.get(hand.ruleset), explain=True) for hand in hands]
-    print("\n\n".join(explain_hand(h, r) for h, r in zip(hands, results, strict=True)))
+    texts = [explain_hand(h, r) for h, r in zip(hands, results, strict=True)]
+    if args.html is not None:
+        from mjstats.viewer.files import write_replay_page
+
+        write_replay_page(args.html, args.dataset, hands, results, texts, force=args.force)
+        print(args.html)
+    else:
+        print("\n\n".join(texts))
     return 1 if args.fail_on_findings and any(r.findings for r in results) else 0

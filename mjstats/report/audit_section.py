@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -27,6 +28,7 @@ __all__ = [
     "findings_sections",
     "hand_findings",
     "hand_page_name",
+    "replayed_hands",
 ]
 
 WORST_HANDS = 10
@@ -380,11 +382,18 @@ def hand_findings(findings: pd.DataFrame, page: HandPage) -> Table:
 def explain_texts(ds: Dataset, pages: list[HandPage]) -> dict[str, str]:
     """The ``--explain`` text of each page's hand (or why there is none), by page file name.
     Each part file holding a wanted hand is read once."""
+    return {name: text for name, (_, _, text) in replayed_hands(ds, pages).items()}
+
+
+def replayed_hands(ds: Dataset, pages: list[HandPage]) -> dict[str, tuple[Any, Any, str]]:
+    """Each page's hand, its replay (with turn states) and its ``--explain`` text, by page file
+    name; hand and replay are None when the hand is missing or cannot be replayed (the text
+    says why). Each part file holding a wanted hand is read once."""
     from mjstats.replay import replay_hand
     from mjstats.replay.explain import explain_hand
 
     wanted = {(p.match_id, p.hand_no): p for p in pages}
-    texts: dict[str, str] = {}
+    out: dict[str, tuple[Any, Any, str]] = {}
     for ruleset, period, part in ds.parts() if wanted else ():
         sub = f"ruleset={ruleset}/period={period}/{part}"
         ids = set(pq.read_table(ds.path / "hands" / sub, columns=["match_id"]).column("match_id").to_pylist())
@@ -392,16 +401,19 @@ def explain_texts(ds: Dataset, pages: list[HandPage]) -> dict[str, str]:
             continue
         for hand in ds.read_part(ruleset, period, part):
             page = wanted.get((hand.match_id, hand.hand_no))
-            if page is None or page.filename in texts:
+            if page is None or page.filename in out:
                 continue
             try:
-                texts[page.filename] = explain_hand(hand, replay_hand(hand, explain=True))
+                result = replay_hand(hand, explain=True)
+                out[page.filename] = (hand, result, explain_hand(hand, result))
             except Exception as exc:  # one hand the replayer cannot take must not stop the report
-                texts[page.filename] = (
+                out[page.filename] = (
+                    None,
+                    None,
                     f"match {page.match_id} hand {page.hand_no}: could not be replayed "
-                    f"({type(exc).__name__}: {exc})"
+                    f"({type(exc).__name__}: {exc})",
                 )
     for page in pages:
         missing = f"match {page.match_id} hand {page.hand_no}: not found in the dataset"
-        texts.setdefault(page.filename, missing)
-    return texts
+        out.setdefault(page.filename, (None, None, missing))
+    return out

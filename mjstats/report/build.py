@@ -25,9 +25,9 @@ from mjstats.report.audit_section import (
     FINDINGS_PAGE,
     HandPage,
     audit_section,
-    explain_texts,
     findings_sections,
     hand_findings,
+    replayed_hands,
 )
 from mjstats.report.integrity_section import integrity_section
 from mjstats.report.overwrite import check_page_target, check_report_folder
@@ -269,14 +269,22 @@ class _Builder:
         )
 
     def write_hand_pages(self) -> None:
+        from mjstats.report import hand_viewer
+
         findings = self.ds.table("findings")
         chosen = [self.hand_pages[name] for name in sorted(self.hand_pages)]
-        texts = explain_texts(self.ds, [page for page, _ in chosen])
+        replayed = replayed_hands(self.ds, [page for page, _ in chosen])
         for page, back in chosen:
+            hand, result, text = replayed[page.filename]
+            viewer = None if hand is None else hand_viewer.hand_viewer(self.ds, findings, hand, result)
             html = self.env.get_template("hand.html.j2").render(
                 page=page,
                 findings=hand_findings(findings, page),
-                lines=texts[page.filename].splitlines(),
+                lines=text.splitlines(),
+                viewer=viewer,
+                viewer_css=hand_viewer.VIEWER_CSS,
+                viewer_script=hand_viewer.viewer_script_tag() if viewer is not None else None,
+                csp=hand_viewer.page_csp(),
                 root="../",
                 back={"href": f"../{back['href']}", "label": back["label"]},
                 **self.common,

@@ -59,8 +59,8 @@ class _Row:
         )
         opacity = ' opacity="0.45"' if dim else ""
         self.parts.append(
-            f'<g transform="translate({self.x:g} {self.y + dy * self.scale:g}) scale({self.scale:g})"{opacity}>'
-            f"{g}</g>"
+            f'<g transform="translate({self.x:g} {self.y + dy * self.scale:g}) '
+            f'scale({self.scale:g})"{opacity}>{g}</g>'
         )
         self.x += (w + _GAP) * self.scale
 
@@ -128,7 +128,8 @@ def _seat_block(view: TableView, seat: SeatView, y: float) -> tuple[list[str], f
         row.tile(code, gold=view.gold, void=seat.void)
     if seat.drawn is not None:
         row.gap(8)
-        row.tile(seat.drawn, gold=view.gold, void=seat.void, highlight=hl if focus and focus[1] == "drawn" else None)
+        on = hl if focus and focus[1] == "drawn" else None
+        row.tile(seat.drawn, gold=view.gold, void=seat.void, highlight=on)
     for i, meld in enumerate(seat.melds):
         row.gap()
         row.meld(meld, gold=view.gold, highlight=hl if focus == (seat.seat, "meld", i) else None)
@@ -183,12 +184,13 @@ def _result_lines(hand: Hand) -> list[str]:
     lines = [f"result: {result.outcome.value}"]
     for win in result.wins:
         how = "self-drawn" if win.self_drawn else (f"from seat {win.loser}" if win.loser is not None else "")
-        tile = ALL_KINDS[win.win_tile].chinese + " " + ALL_KINDS[win.win_tile].botzone if win.win_tile is not None else "?"
+        tile = "?" if win.win_tile is None else f"{win.win_tile.chinese} {win.win_tile.botzone}"
         fan = f", {win.fan_total} fan" if win.fan_total is not None else ""
         pattern = f", {win.pattern}" if win.pattern else ""
         lines.append(f"seat {win.winner} wins on {tile} {how}{fan}{pattern}".replace("  ", " "))
         if win.fans:
-            lines.append("fans: " + ", ".join(f"{f.name}×{f.count}" if f.count != 1 else f.name for f in win.fans))
+            names = (f"{f.name}×{f.count}" if f.count != 1 else f.name for f in win.fans)
+            lines.append("fans: " + ", ".join(names))
     if result.scores is not None:
         lines.append("scores: " + " ".join(f"{s:+d}" for s in result.scores))
     return lines

@@ -180,7 +180,8 @@ def _flower(code: int) -> str:
 def _back() -> str:
     return (
         '<rect x="0.5" y="0.5" width="29" height="39" rx="3.5" fill="#1d6b4f" stroke="#0f3d2c"/>'
-        '<rect x="3.5" y="3.5" width="23" height="33" rx="2" fill="#2f8a67" stroke="#8fd1b5" stroke-width="0.6"/>'
+        '<rect x="3.5" y="3.5" width="23" height="33" rx="2" fill="#2f8a67" stroke="#8fd1b5" '
+        'stroke-width="0.6"/>'
     )
 
 
@@ -218,7 +219,9 @@ def _marks(gold: bool, void: bool, highlight: Highlight | None) -> str:
     """Marks over a tile: void greys it and says 缺, gold rings it and says 金, a highlight outlines it."""
     parts = []
     if void:
-        parts.append('<rect x="0.5" y="0.5" width="29" height="39" rx="3.5" fill="#6b7280" fill-opacity="0.45"/>')
+        parts.append(
+            '<rect x="0.5" y="0.5" width="29" height="39" rx="3.5" fill="#6b7280" fill-opacity="0.45"/>'
+        )
         parts.append(
             '<rect x="16" y="27" width="13" height="12" rx="2" fill="#4b5563"/>'
             + _text(22.5, 36.6, "缺", 10, "#ffffff")
@@ -290,11 +293,22 @@ def _symbol_name(code: int) -> str:
 
 def tile_symbols(prefix: str = "mjt", codes: Sequence[int] | None = None) -> str:
     """A hidden ``<svg>`` holding each tile's drawing once as a ``<symbol>`` (ids
-    ``{prefix}-W1`` ... ``{prefix}-H8``, ``{prefix}-back``), for pages that draw many tiles."""
-    chosen = list(range(NUM_TILES)) + [BACK] if codes is None else list(codes)
+    ``{prefix}-W1`` ... ``{prefix}-H8``, ``{prefix}-back``) and the marks (``{prefix}-mark-gold``,
+    ``-void``, ``-current``, ``-finding``), for pages that draw many tiles."""
+    chosen = [*range(NUM_TILES), BACK] if codes is None else list(codes)
     symbols = "".join(
         f'<symbol id="{prefix}-{_symbol_name(c)}" viewBox="0 0 {TILE_W} {TILE_H}">{tile_face(c)}</symbol>'
         for c in chosen
+    )
+    # the marks, each in the tile's box grown by 2 on every side (a highlight reaches past the tile)
+    marks = {
+        "gold": _marks(True, False, None),
+        "void": _marks(False, True, None),
+        **{name: _marks(False, False, name) for name in HIGHLIGHTS},  # type: ignore[arg-type]
+    }
+    symbols += "".join(
+        f'<symbol id="{prefix}-mark-{name}" viewBox="-2 -2 {TILE_W + 4} {TILE_H + 4}">{body}</symbol>'
+        for name, body in marks.items()
     )
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" '

@@ -1,0 +1,147 @@
+"""Hands, melds, tiles and tables display as tiles (notebook reprs), ``mjstats.display`` at any
+event matches the replay, ``Dataset.hand`` finds a hand, and ``audit --explain --html`` writes
+the viewer page without overwriting a user's file."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import mjstats
+from mjstats.cli import main
+from mjstats.errors import MjstatsError
+from mjstats.formats.botzone import read_botzone
+from mjstats.records import Hand
+from mjstats.replay import Meld, replay_hand
+from mjstats.tiles import Tile
+from mjstats.viewer import BACK, DisplayError, meld_view, table_views, voids_of
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "botzone" / "sample.txt"
+HAND_ID = "61602cb45ddc087351c04358"
+EVIL = "<script>alert(1)</script>"
+
+
+@pytest.fixture(scope="module")
+def hand() -> Hand:
+    found = [h for h in read_botzone(SAMPLE) if isinstance(h, Hand) and h.match_id == HAND_ID]
+    assert len(found) == 1
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("viewer") / "ds"
+    assert main(["ingest", str(SAMPLE), "--out", str(out), "-q"]) == 0
+    return out
+
+
+def test_hand_repr_shows_tiles_and_keeps_equality(hand: Hand) -> None:
+    html = hand._repr_html_()
+    assert html.count("<svg") == 4  # each seat's starting tiles
+    for svg in re.findall(r"<svg.*?</svg>", html, re.S):
+        ET.fromstring(svg)
+    assert HAND_ID in html and "result: win" in html
+    copy = dataclasses.replace(hand)
+    assert copy == hand and hash(copy) == hash(hand)  # the repr methods change neither
+
+
+def test_player_names_are_escaped(hand: Hand) -> None:
+    evil = dataclasses.replace(hand, players=(EVIL, "b", "c", "d"), match_id=f"m{EVIL}")
+    html = evil._repr_html_()
+    assert "<script" not in html and "&lt;script&gt;" in html
+    svg = table_views(evil)[5]._repr_svg_()
+    assert "<script" not in svg
+    ET.fromstring(svg)
+
+
+def test_meld_and_tile_reprs() -> None:
+    chow = Meld("CHI", 4, 2)
+    svg = ET.fromstring(chow._repr_svg_())
+    titles = [t.text for t in svg.iter("{http://www.w3.org/2000/svg}title")]
+    assert titles == ["四万 W4", "五万 W5", "六万 W6"]
+    assert meld_view(chow).rotated == 1
+    assert meld_view(Meld("PENG", 30, 3)).rotated == 2  # from the next seat: right
+    assert meld_view(Meld("GANG", 30, 1)).rotated == 0  # from the previous seat: left
+    assert meld_view(Meld("GANG", 30, 0)).tiles == (BACK, 30, 30, BACK)  # concealed kong
+    assert "万" in Tile(0)._repr_svg_() or "萬" in Tile(0)._repr_svg_()
+
+
+def test_display_at_every_event_matches_the_replay(hand: Hand) -> None:
+    result = replay_hand(hand, explain=True)
+    views = table_views(hand, result)
+    assert [v.seq for v in views] == [e.seq for e in hand.events]
+    for view, turn, event in zip(views, result.turns, hand.events, strict=True):
+        won_on_discard = event.kind.value == "hu" and event.from_seat is not None
+        for seat in range(4):
+            shown = list(view.seats[seat].concealed)
+            if view.seats[seat].drawn is not None and not won_on_discard:
+                shown.append(view.seats[seat].drawn)
+            assert sorted(shown) == sorted(turn.concealed[seat])
+            assert view.seats[seat].river == tuple((t, c) for t, c in turn.rivers[seat])
+        assert view.wall == turn.wall
+    at = mjstats.display(hand, at=20)
+    assert at.seq == 20 and at.event == result.turns[20].event
+    assert at.focus == (at.actor, "drawn", 0)  # event 20 is a draw: the drawn tile is outlined
+    ET.fromstring(at._repr_svg_())
+    assert mjstats.display(hand) is hand
+    with pytest.raises(DisplayError, match="no event 999"):
+        mjstats.display(hand, at=999)
+
+
+def test_findings_are_marked_at_their_event(hand: Hand) -> None:
+    # discard a tile the seat does not hold: the replay finds it at that event
+    events = list(hand.events)
+    i = next(i for i, e in enumerate(events) if e.kind.value == "discard" and e.seat == 1)
+    held = set(t for e in events[:i] if e.seat == 1 for t in (e.tiles or ((e.tile,) if e.tile else ())))
+    other = next(t for t in range(27) if t not in held)
+    events[i] = events[i]._replace(tile=Tile(other))
+    bad = dataclasses.replace(hand, events=tuple(events))
+    views = table_views(bad)
+    marked = [v for v in views if v.findings]
+    assert marked and marked[0].seq == events[i].seq
+    assert 'stroke="#d1495b"' in marked[0]._repr_svg_()  # outlined in the finding's red
+
+
+def test_voids_come_from_the_hand(hand: Hand) -> None:
+    assert voids_of(hand) == (None,) * 4
+    sichuan = dataclasses.replace(hand, meta=(("void", "BW-T"),))
+    assert voids_of(sichuan) == (2, 0, None, 1)
+    assert "缺" in sichuan._repr_html_()
+
+
+def test_dataset_hand(dataset: Path) -> None:
+    ds = mjstats.open_dataset(dataset)
+    hand = ds.hand(HAND_ID)
+    assert hand.match_id == HAND_ID and "<svg" in hand._repr_html_()
+    assert ds.hand(HAND_ID, hand.hand_no) == hand
+    with pytest.raises(MjstatsError, match="no match"):
+        ds.hand("nope")
+    with pytest.raises(MjstatsError, match="no hand 7"):
+        ds.hand(HAND_ID, 7)
+
+
+def test_explain_html(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "hand.html"
+    assert main(["audit", str(dataset), "--explain", HAND_ID, "--html", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert html.count('class="mj-viewer"') == 1 and "script-src 'sha256-" in html
+    data = re.search(r'<script type="application/json" class="mj-data">(.*?)</script>', html, re.S)
+    states = json.loads(data.group(1))["states"]
+    assert len(states) == len(mjstats.open_dataset(dataset).hand(HAND_ID).events)
+    again = page.read_bytes()
+    assert main(["audit", str(dataset), "--explain", HAND_ID, "--html", str(page)]) == 0  # its own page
+    assert page.read_bytes() == again  # deterministic
+    user = tmp_path / "notes.html"
+    user.write_text("mine", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["audit", str(dataset), "--explain", HAND_ID, "--html", str(user)]) == 2
+    assert "--force" in capsys.readouterr().err and user.read_text(encoding="utf-8") == "mine"
+    assert main(["audit", str(dataset), "--explain", HAND_ID, "--html", str(user), "--force"]) == 0
+    assert "mj-viewer" in user.read_text(encoding="utf-8")
+    assert main(["audit", str(dataset), "--html", str(page)]) == 2

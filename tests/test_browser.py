@@ -203,3 +203,70 @@ def test_wide_tables_scroll_inside_their_wrapper(browser: Browser, bundled_repor
     browser.load((bundled_report / "findings.html").resolve().as_uri())
     assert browser.evaluate("document.querySelectorAll('a[href^=\\'hands/\\']').length") > 0
     assert browser.errors() == []
+
+
+VIEWER_STATE = """(() => {
+  const v = document.querySelector('.mj-viewer');
+  const seats = [...v.querySelectorAll('.mj-seat')].map(s => ({
+    hand: [...s.querySelectorAll('.mj-hand > svg.mj-tile')].map(t => t.dataset.tile),
+    drawn: [...s.querySelectorAll('.mj-drawn svg.mj-tile')].map(t => t.dataset.tile),
+    river: [...s.querySelectorAll('.mj-river svg.mj-tile')].map(t => t.dataset.tile),
+  }));
+  return {seq: +v.dataset.seq, event: v.querySelector('.mj-event').textContent, seats: seats,
+          finding: v.querySelectorAll('svg.mj-hl-finding').length,
+          notes: [...v.querySelectorAll('.mj-notes .mj-finding')].map(n => n.textContent),
+          width: v.querySelector('svg.mj-tile').getBoundingClientRect().width};
+})()"""
+
+
+def _hand_page_with_finding(report: Path) -> tuple[Path, dict[str, Any], int]:
+    """A hand page whose viewer has a finding at an event (not only on the result)."""
+    for page in sorted((report / "hands").glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        start = html.index('class="mj-data">') + len('class="mj-data">')
+        data = json.loads(html[start : html.index("</script>", start)])
+        marked = [i for i, s in enumerate(data["states"]) if s["x"] and s["f"] is not None]
+        if marked and marked[0] > 3:
+            return page, data, marked[0]
+    raise AssertionError("no hand page with a finding at an event")
+
+
+def test_hand_page_viewer_steps_through_the_replay(
+    browser: Browser, bundled_report: Path, bundled_dataset: Path  # noqa: F811
+) -> None:
+    from mjstats import open_dataset
+    from mjstats.replay import replay_hand
+    from mjstats.tiles import ALL_KINDS
+
+    page, data, at = _hand_page_with_finding(bundled_report)
+    hand = open_dataset(bundled_dataset).hand(data["match"], data["hand"])
+    turns = replay_hand(hand, explain=True).turns
+    browser.load(page.resolve().as_uri())
+    steps = min(at - 1, 12)
+    for _ in range(steps):
+        browser.evaluate("document.querySelector('.mj-viewer .mj-next').click()")
+    shown = browser.evaluate(VIEWER_STATE)
+    turn = turns[steps]
+    assert shown["seq"] == turn.seq and shown["event"] == f"#{turn.seq} {turn.event}"
+    for seat in range(4):
+        river = [ALL_KINDS[t].botzone for t, _ in turn.rivers[seat]]
+        assert shown["seats"][seat]["river"] == river
+        held = sorted(shown["seats"][seat]["hand"] + shown["seats"][seat]["drawn"])
+        assert held == sorted(ALL_KINDS[t].botzone for t in turn.concealed[seat])
+    assert shown["width"] > 20  # tiles are drawn at their size
+    # the arrow keys walk on to the finding, which is outlined and listed
+    browser.evaluate("document.querySelector('.mj-viewer').dispatchEvent(new Event('mousedown'))")
+    for _ in range(at - steps):
+        for kind in ("keyDown", "keyUp"):
+            browser.call("Input.dispatchKeyEvent", session=True, type=kind, key="ArrowRight",
+                         code="ArrowRight", windowsVirtualKeyCode=39)  # fmt: skip
+    shown = browser.evaluate(VIEWER_STATE)
+    assert shown["seq"] == data["states"][at]["s"]
+    assert shown["finding"] >= 1 and shown["notes"] == data["states"][at]["x"]
+    # the slider goes back to the start
+    browser.evaluate(
+        "(() => {const s = document.querySelector('.mj-slider'); s.value = 0;"
+        " s.dispatchEvent(new Event('input'));})()"
+    )
+    assert browser.evaluate(VIEWER_STATE)["seq"] == data["states"][0]["s"]
+    assert browser.errors() == []  # the CSP lets the viewer's script run, and nothing else

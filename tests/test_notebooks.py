@@ -88,11 +88,14 @@ def _errors(name: str, nb) -> list[str]:
     ]
 
 
-def _run_all(runs: list[tuple[Path, Path, str | None]]) -> list[str]:
-    """Execute notebooks side by side (one kernel each); the errors they raised."""
+def _run_all(runs: list[tuple[Path, Path, str | None]], executed: dict | None = None) -> list[str]:
+    """Execute notebooks side by side (one kernel each); the errors they raised. ``executed``
+    receives each executed notebook by (file name, period)."""
 
     async def run(path: Path, dataset: Path, period: str | None) -> list[str]:
         nb = _prepared(path, dataset, period)
+        if executed is not None:
+            executed[(path.name, period)] = nb
         client = nbclient.NotebookClient(
             nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
         )
@@ -112,7 +115,15 @@ def test_notebooks_run_on_the_bundled_data(bundled_dataset: Path) -> None:  # no
     runs = [(path, bundled_dataset, None) for path in NOTEBOOKS]
     # the undated hands are the Botzone sample: Guobiao only, so the gold cells must say so
     runs.append((ROOT / "notebooks" / "04_gold.ipynb", bundled_dataset, "undated"))
-    assert _run_all(runs) == []
+    executed: dict = {}
+    assert _run_all(runs, executed) == []
+    # notebook 01 shows a hand of the bundled sample as tiles (HTML with SVG tiles)
+    nb = executed[("01_audit_walkthrough.ipynb", None)]
+    shown = [c for c in nb.cells if c.cell_type == "code" and "ds.hand(HAND)" in c.source]
+    assert len(shown) == 2
+    for cell in shown:
+        html = "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs)
+        assert "<svg" in html and html.count("<title>") >= 4 * 13, cell.source  # every seat's tiles
 
 
 def test_notebooks_run_on_the_make_report_dataset(make_report_dataset: Path) -> None:  # noqa: F811

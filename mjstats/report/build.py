@@ -284,7 +284,7 @@ class _Builder:
                 viewer=viewer,
                 viewer_css=hand_viewer.VIEWER_CSS,
                 viewer_script=hand_viewer.viewer_script_tag() if viewer is not None else None,
-                csp=hand_viewer.page_csp(),
+                csp=Markup(hand_viewer.page_csp()),
                 root="../",
                 back={"href": f"../{back['href']}", "label": back["label"]},
                 **self.common,

@@ -145,3 +145,35 @@ def test_explain_html(dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["audit", str(dataset), "--explain", HAND_ID, "--html", str(user), "--force"]) == 0
     assert "mj-viewer" in user.read_text(encoding="utf-8")
     assert main(["audit", str(dataset), "--html", str(page)]) == 2
+
+
+def test_decision_flags_show_at_their_discard(dataset: Path, tmp_path: Path) -> None:
+    """A dataset with a ``decisions`` table: its flags are shown at the discard they belong to."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = tmp_path / "ds"
+    shutil.copytree(dataset, copy)
+    ds = mjstats.open_dataset(copy)
+    hand = ds.hand(HAND_ID)
+    discard = next(e for e in hand.events if e.kind.value == "discard" and e.seq > 10)
+    folder = ds.path / "decisions"
+    folder.mkdir()
+    pq.write_table(
+        pa.table({
+            "match_id": [HAND_ID], "hand_no": [hand.hand_no], "seq": [discard.seq], "seat": [discard.seat],
+            "kind": ["discard"], "shanten_before": [1], "shanten_after": [2], "useful_kept": [4],
+            "useful_best": [9], "best_discards": ["W1"], "danger": [0.25], "flags": ["not_best,broke_tenpai"],
+        }),
+        folder / "part-0.parquet",
+    )  # fmt: skip
+    page = tmp_path / "hand.html"
+    assert main(["audit", str(copy), "--explain", HAND_ID, "--html", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    data = re.search(r'<script type="application/json" class="mj-data">(.*?)</script>', html, re.S)
+    states = {s["s"]: s for s in json.loads(data.group(1))["states"]}
+    assert states[discard.seq]["g"][0] == f"seat {discard.seat} decision: flags: not_best, broke_tenpai"
+    assert "shanten 1→2" in states[discard.seq]["g"][1]
+    assert sum(bool(s["g"]) for s in states.values()) == 1

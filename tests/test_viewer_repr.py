@@ -177,3 +177,20 @@ def test_decision_flags_show_at_their_discard(dataset: Path, tmp_path: Path) -> 
     assert states[discard.seq]["g"][0] == f"seat {discard.seat} decision: flags: not_best, broke_tenpai"
     assert "shanten 1→2" in states[discard.seq]["g"][1]
     assert sum(bool(s["g"]) for s in states.values()) == 1
+
+
+def test_readme_seeing_hands_block_runs(dataset: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.test_readme import readme_block
+
+    code = readme_block("Seeing hands", "python")
+    script = tmp_path / "seeing_hands.py"
+    check = '\nassert "<svg" in svg and table.seq == 20\nprint(len(hand._repr_html_()))\n'
+    script.write_text(code.replace('"DS"', repr(str(dataset))) + check, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 1000

@@ -85,6 +85,7 @@ def test_display_at_every_event_matches_the_replay(hand: Hand) -> None:
             assert sorted(shown) == sorted(turn.concealed[seat])
             assert view.seats[seat].river == tuple((t, c) for t, c in turn.rivers[seat])
         assert view.wall == turn.wall
+    ET.fromstring(result.turns[30]._repr_svg_())  # a replayer turn state displays too
     at = mjstats.display(hand, at=20)
     assert at.seq == 20 and at.event == result.turns[20].event
     assert at.focus == (at.actor, "drawn", 0)  # event 20 is a draw: the drawn tile is outlined

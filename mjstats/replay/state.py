@@ -61,6 +61,13 @@ class TurnState:
     rivers: tuple[tuple[tuple[int, bool], ...], ...]
     wall: str
 
+    def _repr_svg_(self) -> str:
+        """The table as tiles in a notebook (mjstats.viewer)."""
+        from mjstats.viewer.render import table_svg
+        from mjstats.viewer.table import turn_view
+
+        return table_svg(turn_view(self))
+
 
 class TableState:
     """Everything the checks need to know about the table at one moment of a hand."""

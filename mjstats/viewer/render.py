@@ -119,9 +119,10 @@ def _seat_block(view: TableView, seat: SeatView, y: float) -> tuple[list[str], f
     dealer = " · dealer" if seat.seat == view.dealer else ""
     name = f" · {seat.name}" if seat.name else ""
     turn = " ◀" if view.actor == seat.seat else ""
+    wind = f" · {_WINDS_CN[seat.wind]} {_WINDS[seat.wind]}" if 0 <= seat.wind < 4 else ""
     parts = [
-        f'<text x="0" y="{y + 12:g}" {_TEXT} fill="#1f2933" font-weight="600">seat {seat.seat} · '
-        f"{_WINDS_CN[seat.wind]} {_WINDS[seat.wind]}{_e(dealer)}{_e(name)}{turn}</text>"
+        f'<text x="0" y="{y + 12:g}" {_TEXT} fill="#1f2933" font-weight="600">seat {seat.seat}{wind}'
+        f"{_e(dealer)}{_e(name)}{turn}</text>"
     ]
     row = _Row(0, y + 18)
     for code in seat.concealed:

@@ -26,6 +26,7 @@ __all__ = [
     "TableView",
     "meld_view",
     "table_views",
+    "turn_view",
     "voids_of",
 ]
 
@@ -66,7 +67,7 @@ class SeatView:
     """One seat at one moment."""
 
     seat: int
-    wind: int  # the seat's wind, 0 E .. 3 N
+    wind: int  # the seat's wind, 0 E .. 3 N (-1: not known)
     name: str
     concealed: tuple[int, ...]  # sorted, without the tile just drawn
     drawn: int | None  # the tile just drawn (or won with), shown apart
@@ -86,7 +87,7 @@ class TableView:
     seq: int
     event: str
     actor: int | None
-    dealer: int
+    dealer: int  # -1: not known
     wall: str
     gold: int | None
     seats: tuple[SeatView, ...]
@@ -223,6 +224,40 @@ def table_views(
             )
         )
     return tuple(views)
+
+
+def turn_view(turn: TurnState) -> TableView:
+    """A replayer turn state drawn on its own: without its hand there is no dealer, wind, name
+    or gold to show (:func:`table_views` shows them)."""
+    seats = tuple(
+        SeatView(
+            seat=s,
+            wind=-1,
+            name="",
+            concealed=tuple(turn.concealed[s]),
+            drawn=None,
+            melds=tuple(meld_view(m) for m in turn.melds[s]),
+            river=tuple((int(t), bool(c)) for t, c in turn.rivers[s]),
+            flowers=(),
+            void=None,
+        )
+        for s in range(4)
+    )
+    return TableView(
+        match_id="",
+        hand_no=0,
+        index=0,
+        seq=turn.seq,
+        event=turn.event,
+        actor=turn.actor,
+        dealer=-1,
+        wall=turn.wall,
+        gold=None,
+        seats=seats,
+        focus=None,
+        findings=(),
+        flags=(),
+    )
 
 
 def _fallback_text(event: Event) -> str:

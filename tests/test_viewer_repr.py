@@ -195,3 +195,35 @@ def test_readme_seeing_hands_block_runs(dataset: Path, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 1000
+
+
+def test_simulated_fuzhou_hands_draw_gold_flowers_and_findings() -> None:
+    """Every event of simulated Fuzhou hands (with recorded faults) draws as well-formed SVG;
+    the gold carries its mark, flowers turned up as gold go to their seat, findings are marked."""
+    from mjstats.sim import SimConfig, simulate_with_faults
+
+    hands = [hand for hand, _ in simulate_with_faults(SimConfig("fuzhou", 12, 5), 0.5)]
+    marked = given_gold_flower = 0
+    for hand in hands:
+        result = replay_hand(hand, explain=True)
+        views = table_views(hand, result)
+        assert len(views) == len(hand.events)
+        at_events = {f.seq for f in result.findings if f.seq is not None}
+        for view in views:
+            assert bool(view.findings) == (view.seq in at_events)
+        marked += sum(bool(v.findings) for v in views)
+        for i, event in enumerate(hand.events):
+            if event.kind.value == "gold" and event.seat is not None and i < len(result.turns):
+                assert views[i].seats[event.seat].flowers[-1] == event.tile
+                given_gold_flower += 1
+        last = views[-1]
+        svg = last._repr_svg_()
+        ET.fromstring(svg)
+        shown = [
+            t
+            for s in last.seats
+            for t in (*s.concealed, s.drawn, *(t for t, _ in s.river), *(t for m in s.melds for t in m.tiles))
+        ]
+        gold_held = hand.gold in shown
+        assert ("金" in svg) == gold_held
+    assert marked and given_gold_flower

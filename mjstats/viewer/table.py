@@ -179,8 +179,10 @@ def table_views(
             note = "the replay stopped before this event: the table is the last one it reached"
         else:
             last = turn
-        if event.kind is EventKind.FLOWER and event.seat is not None and event.tile is not None and turn:
-            flowers[event.seat].append(int(event.tile))
+        # a flower set aside; a GOLD event with a seat is a flower turned up, which goes to that seat
+        if event.kind in (EventKind.FLOWER, EventKind.GOLD) and event.seat is not None and turn:
+            if event.tile is not None and 0 <= event.seat < 4:
+                flowers[event.seat].append(int(event.tile))
         seat_tiles = [tuple(last.concealed[s]) if last else () for s in range(4)]
         drawn: list[int | None] = [None] * 4
         focus = _focus(event, last, flowers) if turn is not None else None
@@ -284,6 +286,6 @@ def _focus(event: Event, turn: TurnState | None, flowers: list[list[int]]) -> tu
                 if m.kind == "GANG" and m.tile == int(event.tile):
                     return (seat, "meld", i)
         return (seat, "meld", len(melds) - 1)
-    if kind is EventKind.FLOWER and flowers[seat]:
+    if kind in (EventKind.FLOWER, EventKind.GOLD) and flowers[seat]:
         return (seat, "flower", len(flowers[seat]) - 1)
     return None

@@ -171,9 +171,7 @@ def viewer_html(
     """One hand's viewer: controls, the table, the findings list, its JSON; with ``symbols``
     the tile set too (once per page: pass False for a page's second viewer). The script goes
     once per page after every viewer (:func:`viewer_script`)."""
-    result_notes = "".join(
-        f'<li class="mj-finding">result: {escape(text)}</li>' for text in result_findings
-    )
+    result_notes = "".join(f'<li class="mj-finding">result: {escape(text)}</li>' for text in result_findings)
     return (
         (tile_symbols(prefix) if symbols else "")
         + f'<div class="mj-viewer" data-match="{escape(hand.match_id)}" data-hand="{hand.hand_no}">'
@@ -203,9 +201,9 @@ def replay_page(hands: Sequence[tuple[Hand, Sequence[TableView], str]], title: s
     for i, (hand, views, text) in enumerate(hands):
         body.append(f"<h2>Match {escape(hand.match_id)}, hand {hand.hand_no}</h2>")
         body.append(viewer_html(hand, views, symbols=i == 0))
-        body.append(f'<details><summary>Turn by turn as text</summary><pre>{escape(text)}</pre></details>')
+        body.append(f"<details><summary>Turn by turn as text</summary><pre>{escape(text)}</pre></details>")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{page_csp()}">\n'
         f'<meta name="generator" content="mjstats {escape(version)}">\n'
         f"<title>{escape(title)} · mjstats</title>\n"

@@ -225,5 +225,5 @@ def hand_html(hand: Hand) -> str:
     return (
         f'<div class="mjstats-hand"><div style="font-weight:600">{_e(setting)}</div>'
         f'<table style="border-collapse:collapse">{"".join(rows)}</table>'
-        f'<div>{result}</div></div>'
+        f"<div>{result}</div></div>"
     )

@@ -180,9 +180,9 @@ def table_views(
         else:
             last = turn
         # a flower set aside; a GOLD event with a seat is a flower turned up, which goes to that seat
-        if event.kind in (EventKind.FLOWER, EventKind.GOLD) and event.seat is not None and turn:
-            if event.tile is not None and 0 <= event.seat < 4:
-                flowers[event.seat].append(int(event.tile))
+        given = event.kind in (EventKind.FLOWER, EventKind.GOLD) and event.tile is not None
+        if given and turn is not None and event.seat is not None and 0 <= event.seat < 4:
+            flowers[event.seat].append(int(event.tile))  # type: ignore[arg-type]
         seat_tiles = [tuple(last.concealed[s]) if last else () for s in range(4)]
         drawn: list[int | None] = [None] * 4
         focus = _focus(event, last, flowers) if turn is not None else None

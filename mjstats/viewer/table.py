@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import Meld
@@ -119,6 +120,7 @@ def voids_of(hand: Hand) -> tuple[int | None, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def meld_view(meld: Meld) -> MeldView:
     """A replayer meld as drawn. reference: the claimed tile lies sideways at the side of the
     seat it came from (offer 1 previous seat: left; 2 opposite: middle; 3 next seat: right);
@@ -201,7 +203,7 @@ def table_views(
                 concealed=seat_tiles[s],
                 drawn=drawn[s],
                 melds=tuple(meld_view(m) for m in last.melds[s]) if last else (),
-                river=tuple((int(t), bool(c)) for t, c in last.rivers[s]) if last else (),
+                river=last.rivers[s] if last else (),  # (tile, taken) pairs already
                 flowers=tuple(flowers[s]),
                 void=voids[s],
             )

@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mjstats
 from mjstats.cli import main
@@ -227,3 +229,28 @@ def test_simulated_fuzhou_hands_draw_gold_flowers_and_findings() -> None:
         gold_held = hand.gold in shown
         assert ("金" in svg) == gold_held
     assert marked and given_gold_flower
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["guobiao", "fuzhou"]), st.integers(0, 10_000))
+def test_views_agree_with_the_replay_on_any_simulated_hand(ruleset: str, seed: int) -> None:
+    """Whatever the hand, each view shows exactly the replay's tiles: concealed plus the tile
+    set apart, rivers, melds; the outlined tile exists where the view says."""
+    from mjstats.sim import SimConfig, simulate_with_faults
+
+    hand = next(h for h, _ in simulate_with_faults(SimConfig(ruleset, 1, seed), 0.3))
+    result = replay_hand(hand, explain=True)
+    views = table_views(hand, result)
+    for view, turn, event in zip(views, result.turns, hand.events, strict=False):
+        won_on_discard = event.kind.value == "hu" and event.from_seat is not None
+        for s, seat in enumerate(view.seats):
+            extra = [seat.drawn] if seat.drawn is not None and not won_on_discard else []
+            assert sorted([*seat.concealed, *extra]) == sorted(turn.concealed[s])
+            assert seat.river == turn.rivers[s]
+            assert [m.tiles for m in seat.melds] == [meld_view(m).tiles for m in turn.melds[s]]
+        if view.focus is not None:
+            s, place, i = view.focus
+            seat = view.seats[s]
+            places = {"drawn": [seat.drawn], "river": seat.river, "meld": seat.melds, "flower": seat.flowers}
+            held = places[place]
+            assert 0 <= i < len(held) and held[i] is not None

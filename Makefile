@@ -61,7 +61,7 @@ lint: $(STAMP_DEV)
 
 ## Benchmarks (not part of the tests): each prints throughput and a ratio against a reference
 ## measured in the same run. Run them on an otherwise idle machine.
-BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit simulate stats scale
+BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit simulate stats scale viewer
 bench: $(STAMP_DEV)
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 

@@ -9,6 +9,7 @@ drawn in a 30 x 40 box (``TILE_W`` x ``TILE_H``); a rotated tile in a 40 x 30 on
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from mjstats.tiles import ALL_KINDS, NUM_TILES
@@ -295,6 +296,11 @@ def tile_symbols(prefix: str = "mjt", codes: Sequence[int] | None = None) -> str
     """A hidden ``<svg>`` holding each tile's drawing once as a ``<symbol>`` (ids
     ``{prefix}-W1`` ... ``{prefix}-H8``, ``{prefix}-back``) and the marks (``{prefix}-mark-gold``,
     ``-void``, ``-current``, ``-finding``), for pages that draw many tiles."""
+    return _symbols(prefix, None if codes is None else tuple(codes))
+
+
+@lru_cache(maxsize=16)
+def _symbols(prefix: str, codes: tuple[int, ...] | None) -> str:
     chosen = [*range(NUM_TILES), BACK] if codes is None else list(codes)
     symbols = "".join(
         f'<symbol id="{prefix}-{_symbol_name(c)}" viewBox="0 0 {TILE_W} {TILE_H}">{tile_face(c)}</symbol>'

@@ -335,7 +335,9 @@ def findings_sections(ds: Dataset) -> tuple[list[Section], list[HandPage]]:
                     _text(f.recorded),
                     _text(f.message),
                 ),
-                link=pages[(str(f.match_id), int(f.hand_no))].filename,
+                # the hand page's viewer opens at the finding's event
+                link=pages[(str(f.match_id), int(f.hand_no))].filename
+                + ("" if pd.isna(f.seq) else f"#e{int(f.seq)}"),
             )
             for f in mine.itertuples(index=False)
         )

@@ -269,4 +269,9 @@ def test_hand_page_viewer_steps_through_the_replay(
         " s.dispatchEvent(new Event('input'));})()"
     )
     assert browser.evaluate(VIEWER_STATE)["seq"] == data["states"][0]["s"]
+    # a link with #eSEQ (the findings page's) opens the viewer at that event
+    seq = data["states"][at]["s"]
+    browser.load("about:blank")  # a new load, not a jump within the page
+    browser.load(page.resolve().as_uri() + f"#e{seq}")
+    assert browser.evaluate(VIEWER_STATE)["seq"] == seq
     assert browser.errors() == []  # the CSP lets the viewer's script run, and nothing else

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
 from mjstats.progress import ProgressLine
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "docs/audit.md.",
     )
     # a URL (s3://..., memory://...) stays a string: the Dask runner reads it through fsspec
-    p.add_argument("dataset", type=lambda t: t if "://" in t else Path(t), metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--jobs",
         "-j",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from mjstats.errors import MjstatsError
 from mjstats.filters import require_known, split_values
+from mjstats.store.fs import dataset_location
 from mjstats.store.layout import dataset_containing
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write every hand of a dataset in mjstats' canonical format "
         "(docs/format.md), to a file (written atomically) or to standard output.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument("--format", "-f", default="canonical", choices=["canonical"])
     p.add_argument("--out", "-o", type=Path, default=None, help="output file (default: stdout)")
     p.add_argument("--ruleset", default=None, metavar="R[,R...]",

@@ -14,6 +14,7 @@ from mjstats.formats.detect import InputFile, detect_format, is_companion, list_
 from mjstats.formats.limits import DEFAULT_MAX_RATIO, DEFAULT_MAX_RECORD_BYTES, input_limits
 from mjstats.progress import ProgressLine
 from mjstats.records import shorten
+from mjstats.store.fs import dataset_location
 from mjstats.store.sources import SourceInput
 
 AUTO = "auto"
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the records' format (default: auto, told from each file's first bytes); "
         "folders are read recursively, hidden files skipped",
     )
-    p.add_argument("--out", "-o", required=True, type=Path, metavar="DATASET")
+    p.add_argument("--out", "-o", required=True, type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--jobs", "-j", type=int, default=os.cpu_count() or 1,
         help="processes parsing large inputs (default: CPU count); the dataset is the same for any N",

@@ -8,7 +8,8 @@ import csv
 import json
 import math
 import sys
-from pathlib import Path
+
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and scores adjusted for the dealer. All p-values are corrected together "
         "(Benjamini-Hochberg, FDR 5%%). See docs/integrity.md.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--by", choices=("seat", "player"), default="seat", help="group by seat (default) or player"
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mjstats.store.fs import dataset_location
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -15,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "per flagged hand and an index linking them. Pages work offline and the same dataset always "
         "gives the same bytes. See docs/reports.md.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     which = p.add_mutually_exclusive_group()
     which.add_argument(
         "--period",

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 import warnings
-from pathlib import Path
+
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compute registered metrics (docs/metrics.md) over a dataset. Rates come "
         "with 95% Wilson intervals; groups under 100 hands are flagged (small_sample).",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument("--by", default=None, metavar="KEY",
                    help="group key(s), comma-separated: player, seat, dealer, style, wind, "
                    "ruleset, period, profile, streak")

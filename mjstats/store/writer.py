@@ -21,6 +21,7 @@ from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.records import Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
+from mjstats.store.fs import is_remote, local_path
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
 from mjstats.store.pins import PINS_DIR
@@ -178,7 +179,7 @@ def _batches(item: SourceInput, jobs: int, batch_records: int) -> Iterator[Parse
 
 def ingest_sources(
     inputs: Iterable[SourceInput],
-    out: Path,
+    out: str | Path,
     *,
     jobs: int = 1,
     chunk_hands: int = DEFAULT_CHUNK_HANDS,
@@ -196,15 +197,24 @@ def ingest_sources(
     ``jobs`` processes parse large inputs in parallel; the result is the same for any ``jobs``.
     The change holds the dataset's writer lock: another writer makes this one wait up to
     ``wait`` seconds (then DatasetBusy). ``out`` must be new, empty or a dataset; a run that
-    fails leaves no folder behind that it created. ``limits`` bounds hostile input (record
+    fails leaves no folder behind that it created. ``out`` may be an fsspec URL
+    (``s3://bucket/ds``): the run is the same, the version is published there (``remote_ingest``).
+    ``limits`` bounds hostile input (record
     length, decompression; docs/input-limits.md); None keeps the limits in force.
     """
-    out = Path(out)
     inputs = list(inputs)
     for item in inputs:
         if item.read is None:
             format_module(item.format)  # an unknown format fails before any file is read
     digests = {item.path: _source_digest(item.path) for item in inputs}
+    if is_remote(out):  # a URL (s3://, memory://): the same run, published through fsspec
+        from mjstats.store.remote_ingest import ingest_remote
+
+        return ingest_remote(
+            inputs, digests, str(out), jobs=jobs, chunk_hands=chunk_hands, batch_records=batch_records,
+            progress=progress, reject_samples=reject_samples, wait=wait, on_wait=on_wait, limits=limits,
+        )
+    out = Path(local_path(out) or out) if isinstance(out, str) else Path(out)
     check_output_folder(out)  # before the lock file is made: a user's folder stays untouched
     created = not out.exists()
     try:
@@ -272,9 +282,34 @@ def _ingest_locked(
         if all(d in live for d in digests.values()):  # nothing new: leave the dataset as it is
             summary.skipped_sources.extend(str(item.path) for item in inputs)
             return summary
-    with new_version(out) as (staging, manifest_data), _no_cycle_collection():
+    with new_version(out) as (staging, manifest_data):
+        ingest_into(
+            staging, manifest_data, _existing_keys(staging), inputs, digests, summary, jobs=jobs,
+            chunk_hands=chunk_hands, batch_records=batch_records, progress=progress,
+            reject_samples=reject_samples,
+        )
+    return summary
+
+
+def ingest_into(
+    staging: Path,
+    manifest_data: dict[str, Any],
+    seen: set[int],
+    inputs: list[SourceInput],
+    digests: dict[Path, str],
+    summary: IngestSummary,
+    *,
+    jobs: int,
+    chunk_hands: int,
+    batch_records: int,
+    progress: Progress | None,
+    reject_samples: int,
+) -> None:
+    """Write the inputs' records into the folder of the next version, updating its manifest and
+    ``summary``. ``seen`` holds the hashes of the (match_id, hand_no) keys already in the
+    dataset: such a hand becomes a duplicate reject. Local and URL datasets both come here."""
+    with _no_cycle_collection():
         known = {s["sha256"] for s in manifest_data["sources"]}
-        seen = _existing_keys(staging)
         run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
         rejects = _RejectWriter(staging, run, reject_samples)
@@ -360,7 +395,6 @@ def _ingest_locked(
         summary.reject_samples = rejects.samples
         manifest_data["runs"] = run
         manifest_data["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest_data.get("tables", [])})
-    return summary
 
 
 def _duplicate(info: HandInfo, path: Path) -> Reject:

@@ -544,7 +544,8 @@ def audit_dataset(
     makes it wait up to ``wait`` seconds, then DatasetBusy).
     """
     started = time.perf_counter()
-    root = Path(path)
+    # a URL (s3://, memory://) is replayed from the local snapshot its reader takes (store.snapshot)
+    root = path if is_url(path) else Path(path)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     # one writer from the read to the store: no change may come in between
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:

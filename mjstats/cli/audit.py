@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and audited_hands in the dataset (a rerun replaces them). The check catalogue is in "
         "docs/audit.md.",
     )
-    # a URL (s3://..., memory://...) stays a string: the Dask runner reads it through fsspec
+    # a URL (s3://..., memory://...) stays a string: read through fsspec (docs/scaling.md)
     p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--jobs",
@@ -74,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
     overrides = _overrides(args.profile)
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
-        if args.scheduler is not None or isinstance(args.dataset, str):
+        if args.scheduler is not None:  # a URL without one: the process pool, on its snapshot
             from mjstats.distributed import audit_distributed
 
             if args.jobs is not None:
-                raise MjstatsError("--jobs is the local process pool: not with --scheduler or a URL")
+                raise MjstatsError("--jobs is the local process pool: not with --scheduler")
             summary = audit_distributed(
                 args.dataset, scheduler=args.scheduler, progress=progress, overrides=overrides,
                 wait=args.wait,

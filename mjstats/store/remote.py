@@ -111,11 +111,21 @@ def require_live(fs: Any, root: str, url: str) -> str:
     name = live_name(fs, root, url)
     if name is None:
         with remote_errors(url, "read the dataset"):
-            found = fs.exists(root) and bool(fs.ls(root, detail=False))
+            _require_bucket(fs, root, url)
+            found = fs.exists(root) and any(
+                e.rstrip("/").rsplit("/", 1)[-1] not in ("LOCK", PINS_DIR) for e in fs.ls(root, detail=False)
+            )
         if not found:
             raise DatasetError(f"{url}: no such dataset")
         raise DatasetError(f"{url}: not an mjstats dataset (no {_CURRENT} file)")
     return name
+
+
+def _require_bucket(fs: Any, root: str, url: str) -> None:
+    """On an object store (no root folder), the bucket must exist: say so when it does not."""
+    bucket = root.split("/", 1)[0]
+    if not fs.root_marker and "/" in root and not fs.exists(bucket):
+        raise DatasetError(f"{url}: bucket {bucket!r} does not exist or cannot be reached")
 
 
 def check_remote_output(fs: Any, root: str, url: str) -> None:
@@ -124,9 +134,7 @@ def check_remote_output(fs: Any, root: str, url: str) -> None:
     if live_name(fs, root, url) is not None:
         return
     with remote_errors(url, "write the dataset"):
-        bucket = root.split("/", 1)[0]
-        if not fs.root_marker and "/" in root and not fs.exists(bucket):  # an object store's bucket
-            raise DatasetError(f"{url}: bucket {bucket!r} does not exist or cannot be reached")
+        _require_bucket(fs, root, url)
         if fs.isfile(root):
             raise DatasetError(f"{url}: exists and is not a folder")
         try:
@@ -215,10 +223,15 @@ _held_guard = threading.Lock()
 
 @contextmanager
 def remote_writer_lock(
-    url: str, *, wait: float | None = None, on_wait: Callable[[LockHolder | None], None] | None = None
+    url: str,
+    *,
+    wait: float | None = None,
+    on_wait: Callable[[LockHolder | None], None] | None = None,
+    create: bool = False,
 ) -> Iterator[None]:
     """Hold the writer lock of the dataset at ``url`` (a lease renewed while held); ``on_wait`` is
-    called once, with the holder, when another writer makes this one wait."""
+    called once, with the holder, when another writer makes this one wait. Without ``create``
+    the URL must hold a dataset: no lock object is written where there is none."""
     fs, root = _filesystem(url)
     lock = f"{root}/LOCK"
     key = f"{fs.protocol}:{lock}"
@@ -233,6 +246,8 @@ def remote_writer_lock(
             with _held_guard:
                 _held_remote[key] -= 1
         return
+    if not create:
+        require_live(fs, root, url)
     token = uuid.uuid4().hex
     with remote_errors(url, "lock the dataset"):
         _acquire_remote(fs, lock, token, default_wait() if wait is None else wait, url, on_wait)
@@ -336,7 +351,7 @@ def new_remote_version(
     ``create`` allows a URL without a dataset yet (a first ingest): the version is ``v000001``.
     Runs under the dataset's writer lock (taken here unless the caller holds it).
     """
-    with remote_writer_lock(url):
+    with remote_writer_lock(url, create=create):
         fs, root = _filesystem(url)
         name = live_name(fs, root, url) if create else require_live(fs, root, url)
         live = f"{root}/{name}" if name else None

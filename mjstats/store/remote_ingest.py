@@ -54,7 +54,7 @@ def ingest_remote(
         created = not fs.exists(root)
     summary = IngestSummary()
     try:
-        with remote_writer_lock(url, wait=wait, on_wait=on_wait):
+        with remote_writer_lock(url, wait=wait, on_wait=on_wait, create=True):
             check_remote_output(fs, root, url)
             name = live_name(fs, root, url)
             if name is not None:

@@ -451,28 +451,52 @@ def _existing_keys(staging: Path) -> set[int]:
     return keys
 
 
-def write_derived(root: Path, tables: dict[str, pa.Table], *, partition_by: str = "ruleset") -> None:
-    """Atomically replace derived tables (audit output) in the dataset at ``root``.
+def write_derived(root: str | Path, tables: dict[str, pa.Table], *, partition_by: str = "ruleset") -> None:
+    """Atomically replace derived tables (audit output) in the dataset at ``root`` (a folder or
+    an fsspec URL).
 
     Each table is written under ``<name>/``; when it has a ``partition_by`` column, one file per
     value goes under ``<name>/<partition_by>=<value>/`` (the column itself is dropped from the
     file, as Hive partitioning does).
     """
-    root = Path(root)
-    with new_version(root, drop=tuple(tables)) as (staging, manifest_data):
-        for name, table in tables.items():
-            if name in SCHEMAS:
-                raise ValueError(f"{name!r} is an ingest table; derived tables need their own name")
-            folder = staging / name
-            folder.mkdir(parents=True, exist_ok=True)
-            if partition_by in table.column_names:
-                column = table.column(partition_by)
-                rest = table.drop_columns([partition_by])
-                for value in sorted(pc.unique(column).to_pylist(), key=str):
-                    part = folder / f"{partition_by}={value}"
-                    part.mkdir(parents=True, exist_ok=True)
-                    chosen = rest.filter(pc.equal(column, value))
-                    pq.write_table(chosen, part / "part-0.parquet", compression="zstd")
-            else:
-                pq.write_table(table, folder / "part-0.parquet", compression="zstd")
+    for name in tables:
+        if name in SCHEMAS:
+            raise ValueError(f"{name!r} is an ingest table; derived tables need their own name")
+    if is_remote(root):
+        from mjstats.store.remote import new_remote_version
+
+        with new_remote_version(str(root), drop=tuple(tables)) as (fs, target, manifest_data):
+
+            def put_remote(rel: str, table: pa.Table) -> None:
+                with fs.open(f"{target}/{rel}", "wb") as fh:
+                    pq.write_table(table, fh, compression="zstd")
+
+            _write_tables(tables, partition_by, put_remote)
+            manifest_data["tables"] = sorted({*manifest_data.get("tables", []), *tables})
+        return
+    folder = Path(local_path(root) or root) if isinstance(root, str) else Path(root)
+    with new_version(folder, drop=tuple(tables)) as (staging, manifest_data):
+        for name in tables:
+            (staging / name).mkdir(parents=True, exist_ok=True)  # an empty table is still there
+
+        def put_local(rel: str, table: pa.Table) -> None:
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(table, path, compression="zstd")
+
+        _write_tables(tables, partition_by, put_local)
         manifest_data["tables"] = sorted({*manifest_data.get("tables", []), *tables})
+
+
+def _write_tables(
+    tables: dict[str, pa.Table], partition_by: str, put: Callable[[str, pa.Table], None]
+) -> None:
+    """Each table as ``<name>/[<partition_by>=<value>/]part-0.parquet`` through ``put``."""
+    for name, table in tables.items():
+        if partition_by in table.column_names:
+            column = table.column(partition_by)
+            rest = table.drop_columns([partition_by])
+            for value in sorted(pc.unique(column).to_pylist(), key=str):
+                put(f"{name}/{partition_by}={value}/part-0.parquet", rest.filter(pc.equal(column, value)))
+        else:
+            put(f"{name}/part-0.parquet", table)

@@ -123,7 +123,8 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
-    from mjstats.store import ingest_sources, open_dataset  # pyarrow: only when ingesting
+    from mjstats.store import ingest_sources  # pyarrow: only when ingesting
+    from mjstats.store.reader import live_version
 
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
@@ -166,8 +167,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if not args.quiet:
-        with open_dataset(args.out) as ds:
-            version = ds.path.name
+        version = live_version(args.out)  # a URL dataset: no snapshot just for its name
         print(
             f"ingested {len(summary.sources)} source(s) into {args.out} ({version})\n"
             f"  matches {summary.matches:,}   hands {summary.hands:,} "

@@ -64,7 +64,7 @@ def url_filesystem(url: str) -> tuple[Any, str]:
     try:
         from fsspec.core import url_to_fs
     except ImportError as exc:  # fsspec comes with the dask extra
-        raise MjstatsError(f"{url}: datasets at URLs need fsspec: pip install mjstats[dask]") from exc
+        raise MjstatsError(f"{url}: datasets at URLs need fsspec: pip install mjstats[s3]") from exc
     try:
         fs, path = url_to_fs(url)
     except ImportError:

@@ -24,7 +24,7 @@ from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset", "iter_hands", "open_dataset"]
+__all__ = ["Dataset", "iter_hands", "live_version", "open_dataset"]
 
 
 class Dataset:
@@ -190,6 +190,15 @@ class Dataset:
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         tables = [pq.read_table(self.path / name / sub) for name in HAND_TABLES]
         return list(hands_from_tables(ruleset, *tables))
+
+
+def live_version(path: str | Path) -> str:
+    """The name of the live version of the dataset at a folder or URL (no snapshot is taken)."""
+    if is_remote(path):
+        from mjstats.store.remote import require_live, url_filesystem
+
+        return require_live(*url_filesystem(str(path)), str(path))
+    return version_path(Path(local_path(path) or path) if isinstance(path, str) else Path(path)).name
 
 
 def open_dataset(path: str | Path) -> Dataset:

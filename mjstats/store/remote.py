@@ -15,7 +15,10 @@ back to confirm: two writers starting within the same instant on different hosts
 out (docs/reliability.md). A superseded version stays for the grace period, then a later change
 collects it.
 
-Only what the audit needs lives here; ingest still writes local folders (docs/scaling.md).
+A new version folder holds the marker ``.mjstats-staging`` until its manifest is written, so an
+interrupted run's folder is known as ours. Readers pin the version they copy (``remote_pins``,
+``snapshot``); the collector keeps pinned versions. Ingest (``remote_ingest``), the audit,
+``write_derived`` and every reader go through here (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -60,8 +63,10 @@ __all__ = [
     "local_path",
     "new_remote_version",
     "open_remote",
+    "read_remote_manifest",
     "read_version_part",
     "remote_writer_lock",
+    "require_live",
 ]
 
 _CURRENT = "CURRENT"
@@ -88,10 +93,8 @@ def live_name(fs: Any, root: str, url: str) -> str | None:
     return name
 
 
-_live_name = live_name
-
-
-def _read_manifest(fs: Any, version: str, url: str = "") -> dict[str, Any]:
+def read_remote_manifest(fs: Any, version: str, url: str = "") -> dict[str, Any]:
+    """The manifest of a version folder on ``fs`` (DatasetError naming ``url`` when unusable)."""
     where = url or version
     with remote_errors(where, "read the manifest"):
         try:
@@ -161,7 +164,7 @@ class RemoteDataset:
         self.fs, self.root = _filesystem(url)
         name = require_live(self.fs, self.root, url)
         self.path = f"{self.root}/{name}"  # the version folder, without the URL scheme
-        self.manifest = _read_manifest(self.fs, self.path, url)
+        self.manifest = read_remote_manifest(self.fs, self.path, url)
 
     def __repr__(self) -> str:
         return f"RemoteDataset({self.url!r}, version={self.path.rsplit('/', 1)[-1]})"
@@ -367,7 +370,7 @@ def new_remote_version(
                 ]  # fmt: skip
                 if sources:
                     fs.copy(sources, [f"{target}{p[len(live or ''):]}" for p in sources])
-            data = _read_manifest(fs, live, url) if live else manifest(None)
+            data = read_remote_manifest(fs, live, url) if live else manifest(None)
             yield fs, target, data
             with remote_errors(url, "publish the new version"):
                 fs.pipe_file(

@@ -21,10 +21,10 @@ from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.store.fs import remote_errors, url_filesystem
 from mjstats.store.lock import LockHolder
 from mjstats.store.remote import (
-    _read_manifest,
     check_remote_output,
     live_name,
     new_remote_version,
+    read_remote_manifest,
     remote_writer_lock,
 )
 from mjstats.store.sources import SourceInput
@@ -58,7 +58,7 @@ def ingest_remote(
             check_remote_output(fs, root, url)
             name = live_name(fs, root, url)
             if name is not None:
-                live = {s["sha256"] for s in _read_manifest(fs, f"{root}/{name}", url)["sources"]}
+                live = {s["sha256"] for s in read_remote_manifest(fs, f"{root}/{name}", url)["sources"]}
                 if all(d in live for d in digests.values()):  # nothing new: leave it as it is
                     summary.skipped_sources.extend(str(item.path) for item in inputs)
                     return summary

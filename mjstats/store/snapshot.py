@@ -18,7 +18,7 @@ from typing import Any
 from mjstats.errors import DatasetError
 from mjstats.store.fs import remote_errors, url_filesystem
 from mjstats.store.layout import STAGING_MARKER
-from mjstats.store.remote import _read_manifest, live_name, require_live
+from mjstats.store.remote import live_name, read_remote_manifest, require_live
 from mjstats.store.remote_pins import pin_remote, unpin_remote
 
 __all__ = ["DatasetURL", "download_live_version"]
@@ -46,7 +46,7 @@ def download_live_version(url: str) -> tuple[Path, Path, dict[str, Any]]:
         pin = pin_remote(fs, root, name)
         try:
             try:
-                data = _read_manifest(fs, version, url)
+                data = read_remote_manifest(fs, version, url)
             except DatasetError:
                 if live_name(fs, root, url) == name:
                     raise

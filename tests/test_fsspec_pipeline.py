@@ -261,3 +261,87 @@ def test_s3_errors_are_one_line(s3_bucket: str, capsys: pytest.CaptureFixture[st
                                        "'mjstats-no-bucket' does not exist or cannot be reached\n")
     assert main(["stats", f"s3://{s3_bucket}/absent"]) == 2
     assert capsys.readouterr().err == f"mjstats stats: error: s3://{s3_bucket}/absent: no such dataset\n"
+
+
+def test_an_unreachable_store_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """A store that does not answer (here: every call refused) fails each stage with one line."""
+    from fsspec.implementations.memory import MemoryFileSystem
+    from fsspec.registry import register_implementation
+
+    class Unreachable(MemoryFileSystem):
+        protocol = "mjstats-down"
+
+        def cat_file(self, path: str, *args: object, **kwargs: object) -> bytes:
+            raise ConnectionRefusedError(111, "Could not connect to the endpoint URL")
+
+        def pipe_file(self, path: str, *args: object, **kwargs: object) -> None:
+            raise ConnectionRefusedError(111, "Could not connect to the endpoint URL")
+
+    register_implementation("mjstats-down", Unreachable, clobber=True)
+    url = "mjstats-down://store/ds"
+    assert main(["stats", url]) == 2
+    assert capsys.readouterr().err == (
+        f"mjstats stats: error: {url}: cannot read the dataset: "
+        "[Errno 111] Could not connect to the endpoint URL\n"
+    )
+    assert main(["ingest", str(SAMPLE), "--out", url, "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Could not connect to the endpoint URL" in err
+
+
+def test_the_remote_collector_keeps_pinned_versions_and_others_objects(
+    sim_file: Path, memory_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mjstats.store.remote_pins import pin_remote, unpin_remote
+
+    monkeypatch.setenv("MJSTATS_VERSION_GRACE", "0")
+    fs = fsspec.filesystem("memory")
+    root = memory_url.removeprefix("memory:/")
+    assert main(["ingest", str(SAMPLE), "--out", memory_url, "-q"]) == 0
+    pin = pin_remote(fs, root, "v000001")  # a reader still copying v000001
+    fs.pipe_file(f"{root}/v000009/notes.txt", b"not ours: no manifest, no staging marker")
+    fs.pipe_file(f"{root}/.pins/notes.txt", b"not a pin name")
+    assert main(["ingest", str(sim_file), "--out", memory_url, "-q"]) == 0
+    assert fs.exists(f"{root}/v000001/manifest.json")  # pinned: kept past the grace period
+    unpin_remote(fs, pin)
+    assert main(["audit", memory_url, "-q"]) == 0
+    assert not fs.exists(f"{root}/v000001") and not fs.exists(f"{root}/v000002")  # collected
+    assert fs.cat_file(f"{root}/CURRENT").strip() == b"v000003"
+    assert fs.cat_file(f"{root}/v000009/notes.txt").startswith(b"not ours")
+    assert fs.exists(f"{root}/.pins/notes.txt")
+
+
+def test_an_interrupted_remote_run_is_cleaned_up_by_the_next(
+    sim_file: Path, memory_url: str
+) -> None:
+    fs = fsspec.filesystem("memory")
+    root = memory_url.removeprefix("memory:/")
+    assert main(["ingest", str(SAMPLE), "--out", memory_url, "-q"]) == 0
+    # a run killed while filling v000002: its marker is there, its manifest is not
+    fs.pipe_file(f"{root}/v000002/.mjstats-staging", b"")
+    fs.pipe_file(f"{root}/v000002/hands/ruleset=guobiao/period=undated/part-999999-00000.parquet", b"half")
+    with open_dataset(memory_url) as ds:
+        assert ds.path.name == "v000001"  # readers follow CURRENT, never the half-made folder
+    assert main(["ingest", str(sim_file), "--out", memory_url, "-q"]) == 0
+    assert not fs.exists(f"{root}/v000002/hands/ruleset=guobiao/period=undated/part-999999-00000.parquet")
+    assert not fs.exists(f"{root}/v000002/.mjstats-staging")
+    with open_dataset(memory_url) as ds:
+        assert ds.path.name == "v000002" and len(ds.manifest["sources"]) == 2
+
+
+def test_a_second_remote_writer_waits_then_names_the_holder(
+    memory_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json as json_module
+    import time
+
+    fs = fsspec.filesystem("memory")
+    root = memory_url.removeprefix("memory:/")
+    assert main(["ingest", str(SAMPLE), "--out", memory_url, "-q"]) == 0
+    holder = {"token": "x", "pid": 1, "host": "other-host", "command": "mjstats audit",
+              "since": "2026-11-30T00:00:00+0000", "expires": time.time() + 60}
+    fs.pipe_file(f"{root}/LOCK", json_module.dumps(holder).encode())
+    assert main(["audit", memory_url, "-q", "--wait", "0.3"]) == 2
+    err = capsys.readouterr().err
+    assert "another writer is changing this dataset (pid 1 on other-host (mjstats audit))" in err
+    assert fs.cat_file(f"{root}/CURRENT").strip() == b"v000001"

@@ -199,8 +199,8 @@ def ingest_sources(
     ``wait`` seconds (then DatasetBusy). ``out`` must be new, empty or a dataset; a run that
     fails leaves no folder behind that it created. ``out`` may be an fsspec URL
     (``s3://bucket/ds``): the run is the same, the version is published there (``remote_ingest``).
-    ``limits`` bounds hostile input (record
-    length, decompression; docs/input-limits.md); None keeps the limits in force.
+    ``limits`` bounds hostile input (record length, decompression; docs/input-limits.md); None
+    keeps the limits in force.
     """
     inputs = list(inputs)
     for item in inputs:

@@ -228,7 +228,8 @@ def s3_bucket(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
     for key, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                       "AWS_SESSION_TOKEN": "testing", "AWS_DEFAULT_REGION": "us-east-1"}.items():
+                       "AWS_SESSION_TOKEN": "testing", "AWS_DEFAULT_REGION": "us-east-1",
+                       "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setitem(fsspec.config.conf, "s3", {"endpoint_url": endpoint, "skip_instance_cache": True})
     s3fs.S3FileSystem.clear_instance_cache()

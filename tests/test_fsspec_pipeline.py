@@ -213,6 +213,7 @@ def test_the_python_api_takes_urls(memory_url: str, sim_file: Path) -> None:
         assert ds.table("notes").to_dict("records") == [{"n": 1, "ruleset": "fuzhou"}]
         assert ds.arrow("audited_hands").num_rows == summary.hands
         assert ds.root == memory_url and ds.root.name == "ds"
+    assert not Path("memory:").exists()  # nothing went to a local folder named like the URL
 
 
 # --- an S3-compatible server ----------------------------------------------------------------------

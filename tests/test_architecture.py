@@ -15,7 +15,7 @@ from mjstats.rulesets import names
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "mjstats"
 RULESETS = PACKAGE / "rulesets"
-MAX_LINES = 20  # the registry's own lines, with room for a few more rulesets
+MAX_LINES = 20  # the limit the core must stay under (today it names no ruleset at all)
 
 
 def _core_modules() -> list[Path]:
@@ -82,7 +82,8 @@ def test_every_registered_ruleset_describes_itself() -> None:
         assert callable(module.add_options) and callable(module.run)
         for part in (ruleset.replay, ruleset.checks, ruleset.user_profile, ruleset.sim,
                      ruleset.metrics, ruleset.stats, ruleset.report, ruleset.shanten,
-                     ruleset.shape, ruleset.flower_kinds, ruleset.faults, ruleset.fan_names):
+                     ruleset.shape, ruleset.flower_kinds, ruleset.faults, ruleset.fan_names,
+                     ruleset.notes):
             if part is not None:
                 assert ruleset.load(part) is not None, (ruleset.name, part)
 

@@ -27,7 +27,7 @@ from mjstats.report.formatting import (
     rate_difference,
     share,
 )
-from mjstats.rulesets import UnknownRuleset, get, recorded
+from mjstats.rulesets import UnknownRuleset, get, notes, recorded
 from mjstats.stats.grouping import SMALL_SAMPLE
 from mjstats.store import Dataset
 
@@ -636,7 +636,7 @@ def streaks_section(ds: Dataset) -> Section:
         "streaks",
         "Dealer streaks",
         intro="A dealer who wins (or, under some rules, draws) deals again: the streak (连庄) counts "
-        "the repeats. Guobiao as Botzone plays it passes the deal every hand, so its streaks stay 0.",
+        "the repeats." + "".join(f" {note}" for note in notes("streaks_section")),
         blocks=tuple(blocks),
         empty="" if rulesets else "No hands in this period.",
     )

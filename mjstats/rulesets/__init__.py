@@ -23,6 +23,7 @@ __all__ = [
     "UnknownRuleset",
     "get",
     "names",
+    "notes",
     "recorded",
     "recorded_names",
     "rulesets",
@@ -73,6 +74,7 @@ class Ruleset:
     fault_kinds: tuple[str, ...] = ()
     faults: str | None = None  # MAKERS: fault kind -> maker, for the kinds in fault_kinds
     fan_names: str | None = None  # the platforms' fan names -> ours (the format readers)
+    notes: str | None = None  # NOTES: its sentences in shared texts, by place (metrics, report)
     fan_cli: str = "cli_fan"  # add_options(parser), run(args): `mjstats fan --rules NAME`
     replay: str | None = None  # importing it registers the replay profiles (register_profile)
     checks: str | None = None  # CHECKS: the ruleset's own audit checks
@@ -116,6 +118,14 @@ def rulesets() -> tuple[Ruleset, ...]:
 def recorded() -> tuple[Ruleset, ...]:
     """The rulesets whose hands mjstats stores, replays and reports."""
     return tuple(r for r in rulesets() if r.recorded)
+
+
+def notes(place: str) -> tuple[str, ...]:
+    """What each recorded ruleset says at ``place`` in a text shared by all (a metric's edge
+    cases, a report section's intro): its ``notes`` part's entry, in registry order."""
+    return tuple(
+        r.load(r.notes)[place] for r in recorded() if r.notes is not None and place in r.load(r.notes)
+    )
 
 
 def recorded_names() -> tuple[str, ...]:

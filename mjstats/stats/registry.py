@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from mjstats.rulesets import recorded, recorded_names
+from mjstats.rulesets import notes, recorded, recorded_names
 from mjstats.stats.grouping import GROUP_KEYS, SMALL_SAMPLE
 
 __all__ = ["FAMILIES", "METRICS", "Metric", "get_metric", "render_metrics_markdown"]
@@ -40,6 +40,12 @@ class Metric:
 
 
 _M = Metric
+
+
+def _sentence(parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The rulesets' clauses as one sentence (none when no ruleset has one)."""
+    return ("; ".join(parts) + ".",) if parts else ()
+
 _PER_RULESET = ("Grouped by `ruleset` as well whenever the dataset holds more than one ruleset "
                 "(fan names and their denominators are per ruleset).")
 
@@ -53,7 +59,7 @@ _CORE: dict[str, Metric] = {
             "`H1H3`) counts for each winner; otherwise 截和 leaves the record's one winner.",)),
         _M("self_draw_share", "自摸率", "Self-draw share", "outcomes", "rate", "win",
            "wins by self-draw", "wins", "share of wins", BOTH,
-           ("Robbing a kong (抢杠和) is not a self-draw, even where Fuzhou scores it as one.",
+           (*notes("self_draw_share"),
             "抢金, 三金倒 and 天和 count as self-draws (the winner took no one's discard).")),
         _M("deal_in_rate", "点炮率", "Deal-in rate", "outcomes", "rate", "seat-hand",
            "seat-hands in which the seat's discard was won on", "seat-hands played",
@@ -73,8 +79,7 @@ _CORE: dict[str, Metric] = {
             "A claim that lost to a higher one (ignored) is not a call.")),
         _M("mean_fan", "平均番数", "Mean fan per win", "outcomes", "mean", "win",
            "sum of recorded fan totals", "wins with a recorded fan total", "fan", BOTH,
-           ("Guobiao totals include flower fans as recorded; Fuzhou totals are 花番 + 金番 + "
-            "连庄数 as the platform recorded them (patterns are points, not fan).",
+           (*_sentence(notes("mean_fan")),
             "Wins with no recorded total are left out of both sums.")),
         _M("mean_win_points", "平均和牌得分", "Mean points per win", "outcomes", "mean", "win",
            "sum of the winner's net scores", "wins with recorded scores", "points", BOTH),
@@ -91,15 +96,14 @@ _CORE: dict[str, Metric] = {
            "share of seats", BOTH,
            ("The concealed hand is rebuilt from the events (deal, draws, discards, melds, "
             "flowers); a seat holding one tile too many is waiting if some discard leaves it "
-            "waiting.", "Shanten from the rule engines (Guobiao: every winning form; Fuzhou: "
-            "golds wild). Skipped with a message when an engine is unavailable.",
+            "waiting.", f"Shanten from the rule engines ({'; '.join(notes('tenpai_at_draw'))}). "
+            "Skipped with a message when an engine is unavailable.",
             "Hands that cannot be rebuilt are counted in `unreadable` and left out.")),
         # --- fans -------------------------------------------------------------------------------
         _M("fan_frequency", "番种出现率", "Fan frequency", "fans", "rate", "win",
            "wins whose recorded fans include the fan", "wins of the ruleset", "share of wins",
            BOTH, ("`mean_count` is the mean count of the fan over the wins that have it.",
-                  "Fuzhou items (花番, 金番, 连庄, patterns) are counted like fans.",
-                  _PER_RULESET), ("fan",)),
+                  *notes("fan_frequency"), _PER_RULESET), ("fan",)),
         _M("fan_lift", "番种共现提升度", "Fan co-occurrence lift", "fans", "lift", "fan pair",
            "wins with both fans", "wins of the ruleset",
            "P(A and B) / (P(A) P(B))", BOTH,

@@ -15,6 +15,7 @@ RULESET = Ruleset(
     win_may_jump=True,  # reference fuzhou.md: a 金雀/金龙 hand may jump a nearer winner (抢炮和)
     fault_kinds=("pattern",),
     faults="faults:MAKERS",
+    notes="notes:NOTES",
     replay="replay",
     checks="checks:CHECKS",
     user_profile="replay:fuzhou_profile",

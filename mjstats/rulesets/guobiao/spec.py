@@ -12,6 +12,7 @@ RULESET = Ruleset(
     recorded=True,
     starting_shanten=True,
     fan_names="fan_names",
+    notes="notes:NOTES",
     replay="replay",
     sim="sim_game",
     shanten="tenpai:shanten",

@@ -54,8 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--profile",
         metavar="NAME|FILE.toml",
         default=None,
-        help="Fuzhou rule profile for every Fuzhou hand (seed, platform or a user TOML); "
-        "default: each hand's own profile",
+        help="rule profile (a built-in name such as seed or platform, or a user TOML) for every "
+        "hand of the rulesets that take one; default: each hand's own profile",
     )
     add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
@@ -96,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _overrides(profile: str | None) -> dict[str, object] | None:
-    """``--profile``: the Fuzhou replay profile of a rule profile name or TOML file."""
+    """``--profile``: per ruleset that takes user rule profiles, the replay profile of a rule
+    profile name or TOML file."""
     if profile is None:
         return None
-    from mjstats.replay import fuzhou_profile
+    from mjstats.rulesets import recorded
 
-    return {"fuzhou": fuzhou_profile(profile)}
+    return {r.name: r.load(r.user_profile)(profile) for r in recorded() if r.user_profile is not None}
 
 
 def _explain(args: argparse.Namespace) -> int:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from mjstats.errors import MjstatsError
 from mjstats.filters import require_known, split_values
+from mjstats.rulesets import recorded_names
 from mjstats.store.fs import dataset_location
 from mjstats.store.layout import dataset_containing
 
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", "-f", default="canonical", choices=["canonical"])
     p.add_argument("--out", "-o", type=Path, default=None, help="output file (default: stdout)")
     p.add_argument("--ruleset", default=None, metavar="R[,R...]",
-                   help="only hands of these rulesets (guobiao, fuzhou)")
+                   help=f"only hands of these rulesets ({', '.join(recorded_names())})")
     p.add_argument("--period", default=None, metavar="P[,P...]",
                    help="only hands of these periods (months YYYY-MM, or undated)")
     p.add_argument("--force", action="store_true", help="replace an existing output file")

@@ -9,6 +9,7 @@ import json
 import math
 import sys
 
+from mjstats.rulesets import recorded_names
 from mjstats.store.fs import dataset_location
 
 
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--by", choices=("seat", "player"), default="seat", help="group by seat (default) or player"
     )
-    p.add_argument("--ruleset", choices=("guobiao", "fuzhou"), default=None, help="only this ruleset")
+    p.add_argument("--ruleset", choices=recorded_names(), default=None, help="only this ruleset")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="a JSON array of rows")
     fmt.add_argument("--csv", action="store_true", help="CSV with a header row")

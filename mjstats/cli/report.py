@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mjstats.rulesets import recorded_names
 from mjstats.store.fs import dataset_location
 
 
@@ -31,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="all time, every month and the undated hands (the default)",
     )
     p.add_argument("--weekly", action="store_true", help="also a page for every ISO week")
-    p.add_argument("--ruleset", metavar="R", help="only this ruleset's hands (guobiao, fuzhou)")
+    p.add_argument("--ruleset", metavar="R",
+                   help=f"only this ruleset's hands ({', '.join(recorded_names())})")
     p.add_argument(
         "--out",
         "-o",

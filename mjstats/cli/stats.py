@@ -44,8 +44,10 @@ def run(args: argparse.Namespace) -> int:
     if args.metric:
         metrics = [m.strip() for item in args.metric for m in item.split(",") if m.strip()]
     from mjstats.progress import ProgressLine
+    from mjstats.stats.api import ruleset_stats
 
-    labels = {"hands": ("stats: scanning", "hands"), "gold": ("stats: reading gold use", "Fuzhou hands")}
+    labels = {"hands": ("stats: scanning", "hands"),
+              **{p.PROGRESS[0]: p.PROGRESS[1:] for p in ruleset_stats().values()}}  # fmt: skip
     lines: dict[str, ProgressLine] = {}
 
     def progress(phase: str, count: int) -> None:

@@ -20,7 +20,7 @@ from itertools import chain
 from typing import NamedTuple
 
 from mjstats.errors import InvalidHand, NotWinningHand, TileError
-from mjstats.rules.guobiao.divide import (
+from mjstats.rulesets.guobiao.divide import (
     CHOW,
     KONG,
     PAIR,
@@ -34,8 +34,8 @@ from mjstats.rules.guobiao.divide import (
     regular_waits,
     seven_pairs_waits,
 )
-from mjstats.rules.guobiao.fans import FAN_BY_NAME, FANS
-from mjstats.rules.guobiao.profiles import Profile, get_profile
+from mjstats.rulesets.guobiao.fans import FAN_BY_NAME, FANS
+from mjstats.rulesets.guobiao.profiles import Profile, get_profile
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
 
 __all__ = ["FanItem", "FanResult", "Meld", "calculate_fans", "meets_minimum"]

@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 
 from mjstats.formats.human_tsv import DEAL_FLOWERS_META, GAIN_META, PROFILE
 from mjstats.records import Event, EventKind, Hand, Outcome
-from mjstats.replay.botzone import guobiao_win
-from mjstats.replay.possible_win import possible_win
 from mjstats.replay.profile import ComputedWin, ReplayProfile, SharedWall, Wall, WinContext
 from mjstats.replay.replayer import HandReplay, _t, register_profile
 from mjstats.replay.state import Phase
+from mjstats.rulesets.guobiao.possible_win import possible_win
+from mjstats.rulesets.guobiao.replay_botzone import guobiao_win
 
 __all__ = ["HUMAN2017", "Human2017Profile", "Human2017Replay"]
 

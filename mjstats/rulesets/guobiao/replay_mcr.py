@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mjstats.records import Event, EventKind, Hand, PaymentReason
-from mjstats.replay.botzone import guobiao_win
 from mjstats.replay.profile import ComputedWin, ReplayProfile, SharedWall, Wall, WinContext
 from mjstats.replay.replayer import HandReplay, register_profile
 from mjstats.replay.state import Phase
+from mjstats.rulesets.guobiao.replay_botzone import guobiao_win
 
 __all__ = ["DUPLICATE", "MCR", "PMN_UNKNOWN", "McrProfile"]
 

@@ -21,6 +21,7 @@ __all__ = [
     "PatternValues",
     "PaymentFormula",
     "Profile",
+    "flower_kinds_of",
     "load_profile",
     "parse_profile",
 ]
@@ -191,8 +192,13 @@ def _build(data: dict[str, Any], source: str) -> Profile:
 
 @cache
 def _builtin_table(name: str) -> dict[str, Any]:
-    text = resources.files("mjstats").joinpath("profiles", f"{name}.toml").read_text("utf-8")
+    text = resources.files("mjstats.rulesets.fuzhou").joinpath("profiles", f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
+
+
+def flower_kinds_of(name: str) -> frozenset[int]:
+    """The flower tile codes under a profile name or TOML path (the integrity deal test asks)."""
+    return load_profile(name).flower_kinds
 
 
 def parse_profile(text: str, source: str = "<profile>", default_name: str = "user") -> Profile:

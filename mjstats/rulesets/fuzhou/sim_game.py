@@ -13,21 +13,26 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mjstats.errors import RuleError
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result, WinKind
-from mjstats.rules.fuzhou import (
+from mjstats.rulesets.fuzhou import (
+    DealerState,
     Profile,
     Settlement,
     claim_winner,
     flower_groups,
     gold_robber,
+    load_profile,
+    next_dealer,
     reserve_size,
     settle_win,
 )
-from mjstats.rules.fuzhou.settle import scoring_items
-from mjstats.rules.fuzhou.turns import (
+from mjstats.rulesets.fuzhou.settle import scoring_items
+from mjstats.rulesets.fuzhou.shape import FuzhouShape
+from mjstats.rulesets.fuzhou.turns import (
     CLAIM_RANK,
     flower_round_order,
     is_exhausted,
@@ -37,15 +42,28 @@ from mjstats.rules.fuzhou.turns import (
     may_discard_gold,
     may_win_on_discard,
 )
-from mjstats.rules.fuzhou.win import has_golden_dragon, has_golden_pair
+from mjstats.rulesets.fuzhou.win import has_golden_dragon, has_golden_pair
 from mjstats.sim.bots import Bot, Style
 from mjstats.sim.rig import Rig, best_useful, colluding_discard
-from mjstats.sim.shapes import FuzhouShape
 from mjstats.sim.table import Table
-from mjstats.sim.walls import FUZHOU_SET, dice, shuffled_wall
+from mjstats.sim.walls import dice, shuffled_wall
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["FuzhouSetting", "play_fuzhou_hand"]
+__all__ = [
+    "DEFAULT_STYLES",
+    "HANDS_PER_MATCH",
+    "WALL_SET",
+    "FuzhouSetting",
+    "checked_profile",
+    "play_fuzhou_hand",
+    "play_hands",
+]
+
+# reference fuzhou.md: 144 tiles, four of each of the 34 kinds plus the eight flowers H1-H8
+# (codes 34-41) once.
+WALL_SET: tuple[int, ...] = tuple(t for t in range(34) for _ in range(4)) + tuple(range(34, 42))
+HANDS_PER_MATCH = 8  # a Fuzhou "8 局" room
+DEFAULT_STYLES = ("greedy", "defensive", "goldkeeper", "goldthrower")  # the seats' styles by default
 
 DEALT = 16  # seed 003: 16 each, the dealer one more
 _T = ALL_KINDS
@@ -86,7 +104,7 @@ class _Game:
         self.profile = setting.profile
         self.flower_kinds = self.profile.flower_kinds
         self.dice = dice(rng)
-        self.wall = shuffled_wall(rng, FUZHOU_SET)
+        self.wall = shuffled_wall(rng, WALL_SET)
         self.front = 0
         self.back = len(self.wall)
         self.gold_pending = False  # the face-up gold waits as the last drawable tile
@@ -609,3 +627,35 @@ def play_fuzhou_hand(
     with contextlib.suppress(_End):  # the hand ends by raising _End once its result is set
         game.play()
     return game.hand()
+
+
+def checked_profile(profile: str | Profile | None) -> Profile:
+    """The rule profile to play: ``"seed"`` (None), ``"platform"``, a TOML path or a Profile."""
+    return load_profile(profile if profile is not None else "seed")
+
+
+def play_hands(
+    match_id: str,
+    count: int,
+    names: tuple[str, ...],
+    styles: tuple[Style, ...],
+    times: list[str],
+    profile: Profile,
+    rng: random.Random,
+    rig: Rig | None,
+    rig_rng: random.Random | None,
+) -> Iterator[Hand]:
+    """The first ``count`` hands of a match: the dealer stays or passes as the profile says
+    (seed 003), the prevalent wind moves on every four passes."""
+    state = DealerState(0)
+    passes = 0
+    for k in range(count):
+        setting = FuzhouSetting(
+            match_id, k, state.dealer, state.streak, (passes // 4) % 4, names, styles, times[k], profile
+        )
+        hand = play_fuzhou_hand(setting, rng, rig, rig_rng)
+        yield hand
+        after = next_dealer(state, hand.result.winner, profile)
+        if after.dealer != state.dealer:
+            passes += 1
+        state = after

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from mjstats.errors import InvalidHand, NotWinningHand
 from mjstats.replay.profile import ComputedWin, Meld, WinContext
-from mjstats.rules.guobiao.waits import waits
+from mjstats.rulesets.guobiao.waits import waits
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay

@@ -9,10 +9,10 @@ from collections.abc import Callable
 
 from mjstats.formats.botzone_json import CAN_HU_META, parse_can_hu
 from mjstats.records import Event, EventKind, Hand, Outcome
-from mjstats.replay.possible_win import possible_win
 from mjstats.replay.profile import ReplayProfile
 from mjstats.replay.replayer import HandReplay, _t
 from mjstats.replay.state import Phase
+from mjstats.rulesets.guobiao.possible_win import possible_win
 
 __all__ = ["PENALTY", "PENALTY_BONUS", "BotzoneReplay", "SeatWallTiles"]
 

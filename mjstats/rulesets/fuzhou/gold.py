@@ -17,7 +17,17 @@ from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes,
 from mjstats.stats.tables import base_tables, cached_per_version
 from mjstats.store import Dataset
 
-__all__ = ["COMPUTE", "GOLD_PATTERNS", "gold_seat_table", "gold_usage", "prepare_gold_rows"]
+__all__ = [
+    "COMPUTE",
+    "GOLD_PATTERNS",
+    "PROGRESS",
+    "PUBLIC",
+    "READS",
+    "gold_seat_table",
+    "gold_usage",
+    "prepare",
+    "prepare_gold_rows",
+]
 
 GOLD_PATTERNS = ("三金倒", "金雀", "金龙", "抢金")
 WIN_SIZE = 17  # reference fuzhou.md: a winning hand is 17 tiles, 5 melds + a pair
@@ -249,3 +259,10 @@ COMPUTE = {
 # the metrics that read the per-seat gold columns (gold_pattern_rate needs only the base tables)
 READS_GOLD_ROWS = ("gold_held_share", "gold_points", "gold_wild_share", "gold_discard_win_rate",
                    "start_gold_win_rate")
+
+# what mjstats.stats asks of a ruleset's stats part: the metrics that need the slow scan first,
+# the scan itself, its progress phase (id, label, unit) and the public functions it re-exports
+READS = READS_GOLD_ROWS
+prepare = prepare_gold_rows
+PROGRESS = ("gold", "stats: reading gold use", "Fuzhou hands")
+PUBLIC = ("gold_usage",)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mjstats.replay.profile import ComputedFan, ComputedWin, WinContext
-from mjstats.rules.fuzhou import Profile, Settlement, settle_win
-from mjstats.rules.fuzhou.settle import scoring_items
+from mjstats.rulesets.fuzhou import Profile, Settlement, settle_win
+from mjstats.rulesets.fuzhou.settle import scoring_items
 
 __all__ = ["FuzhouWinContext", "computed_win", "settle_context"]
 

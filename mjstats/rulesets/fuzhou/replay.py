@@ -1,8 +1,8 @@
 """The Fuzhou replay profile: one wall with a tail, flowers, the gold, 抢金, 三金倒, 金雀 first.
 
 Rules: reference fuzhou.md and seeds 000/003, switched by a rule profile (``seed``, ``platform``
-or a user TOML; ``mjstats.rules.fuzhou.profiles``). The event grammar is the canonical format's
-(docs/format.md) as the simulator writes it (``mjstats.sim.fuzhou_game``):
+or a user TOML; ``mjstats.rulesets.fuzhou.profiles``). The event grammar is the canonical format's
+(docs/format.md) as the simulator writes it (``mjstats.rulesets.fuzhou.sim_game``):
 
 - deals from the front of the wall, dealer first (17, the others 16);
 - opening replacement rounds: from the dealer on, each seat holding flowers sets all of them
@@ -29,9 +29,6 @@ from typing import ClassVar
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.records import Event, EventKind, Hand, Outcome, WinKind
-from mjstats.replay.fuzhou_scoring import FuzhouWinContext, computed_win, settle_context
-from mjstats.replay.fuzhou_streaks import FuzhouSequence
-from mjstats.replay.fuzhou_wall import FUZHOU_SET, FuzhouWall
 from mjstats.replay.profile import (
     ComputedWin,
     ReplayProfile,
@@ -41,7 +38,7 @@ from mjstats.replay.profile import (
 )
 from mjstats.replay.replayer import HandReplay, register_profile
 from mjstats.replay.state import Phase
-from mjstats.rules.fuzhou import (
+from mjstats.rulesets.fuzhou import (
     Profile,
     Settlement,
     claim_winner,
@@ -50,14 +47,17 @@ from mjstats.rules.fuzhou import (
     load_profile,
     reserve_size,
 )
-from mjstats.rules.fuzhou.turns import (
+from mjstats.rulesets.fuzhou.replay_scoring import FuzhouWinContext, computed_win, settle_context
+from mjstats.rulesets.fuzhou.replay_streaks import FuzhouSequence
+from mjstats.rulesets.fuzhou.replay_wall import FUZHOU_SET, FuzhouWall
+from mjstats.rulesets.fuzhou.turns import (
     flower_round_order,
     is_final_draw,
     may_discard_gold,
     may_kong_now,
     may_win_on_discard,
 )
-from mjstats.rules.fuzhou.win import has_golden_dragon, has_golden_pair, is_winning_hand
+from mjstats.rulesets.fuzhou.win import has_golden_dragon, has_golden_pair, is_winning_hand
 from mjstats.tiles import ALL_KINDS
 
 __all__ = [

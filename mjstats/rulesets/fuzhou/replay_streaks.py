@@ -5,7 +5,7 @@ from __future__ import annotations
 from mjstats.records import Hand, Outcome
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import SequenceCheck
-from mjstats.rules.fuzhou import DealerState, Profile, next_dealer
+from mjstats.rulesets.fuzhou import DealerState, Profile, next_dealer
 
 __all__ = ["FuzhouSequence"]
 

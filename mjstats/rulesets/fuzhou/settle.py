@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
-from mjstats.rules.fuzhou.profiles import Profile, load_profile
-from mjstats.rules.fuzhou.win import (
+from mjstats.rulesets.fuzhou.profiles import Profile, load_profile
+from mjstats.rulesets.fuzhou.win import (
     count_golds,
     has_golden_dragon,
     has_golden_pair,

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mjstats.errors import InvalidHand, TileError
-from mjstats.rules.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rules.hand import is_complete, partial_shanten, regular_shanten, regular_waits
+from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
 
 __all__ = [

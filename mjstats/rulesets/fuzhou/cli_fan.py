@@ -1,6 +1,6 @@
 """The Fuzhou branch of ``mjstats fan`` (``--rules fuzhou``): pattern, fan and payments of one win.
 
-mjstats/cli/fan.py owns the command; it adds :func:`add_fuzhou_options` to its parser, reads
+mjstats/cli/fan.py owns the command; it adds :func:`add_options` to its parser, reads
 ``--flowers`` with :func:`flowers_option` and dispatches ``--rules fuzhou`` to :func:`run`.
 """
 
@@ -11,15 +11,16 @@ import json
 import re
 from typing import TYPE_CHECKING
 
+from mjstats.cli.fan import flowers_option
 from mjstats.errors import InvalidHand
-from mjstats.rules.fuzhou.profiles import BUILTIN_PROFILES
+from mjstats.rulesets.fuzhou.profiles import BUILTIN_PROFILES
 from mjstats.tiles import Tile, parse_tile, parse_tiles
 
 if TYPE_CHECKING:
-    from mjstats.rules.fuzhou.settle import Settlement
+    from mjstats.rulesets.fuzhou.settle import Settlement
 
 __all__ = [
-    "add_fuzhou_options",
+    "add_options",
     "flowers_option",
     "format_settlement",
     "parse_melds",
@@ -28,19 +29,7 @@ __all__ = [
 ]
 
 
-def flowers_option(text: str) -> int | tuple[Tile, ...]:
-    """``--flowers``: a count (Guobiao: ``2``) or the flower tiles themselves (Fuzhou:
-    ``"F1 H2 J3"``, needed for groups of four)."""
-    stripped = text.strip()
-    if stripped.isdigit():
-        return int(stripped)
-    try:
-        return parse_tiles(stripped)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a count or flower tiles: {text!r} ({exc})") from None
-
-
-def add_fuzhou_options(parser: argparse.ArgumentParser) -> None:
+def add_options(parser: argparse.ArgumentParser) -> None:
     """The options only ``--rules fuzhou`` reads (the hand, --win, --melds, --flowers,
     --self-drawn, --heavenly, --profile and --json are fan.py's, shared with Guobiao)."""
     group = parser.add_argument_group(
@@ -78,7 +67,7 @@ def parse_melds(text: str | None) -> list[tuple[str, Tile, int]]:
 
 
 def settle_from_args(args: argparse.Namespace) -> Settlement:
-    from mjstats.rules.fuzhou.settle import settle_win  # the engine loads only when scoring
+    from mjstats.rulesets.fuzhou.settle import settle_win  # the engine loads only when scoring
 
     """Run the settlement that the parsed ``mjstats fan --rules fuzhou`` arguments describe."""
     if not args.gold:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from mjstats.errors import InvalidHand, TileError
 from mjstats.rules import hand as shapes
-from mjstats.rules.fuzhou.profiles import Profile, load_profile
+from mjstats.rulesets.fuzhou.profiles import Profile, load_profile
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile
 
 __all__ = [

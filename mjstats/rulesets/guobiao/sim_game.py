@@ -6,25 +6,41 @@ order, kong replacements included). The dealer draws first. Huang when a seat th
 an empty wall; on the discard before it only Hu may be claimed. Claims: Hu > Peng = Gang > Chi,
 nearest counter-clockwise from the discarder first, one winner; the losing claims follow the
 winning one as IGNORED events. A win needs 8 fan without flowers; robbing only an added kong.
-Wins are scored by ``mjstats.rules.guobiao`` with the flags the replayer derives.
+Wins are scored by ``mjstats.rulesets.guobiao`` with the flags the replayer derives.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from mjstats.errors import MjstatsError
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result, WinKind
 from mjstats.rules.claims import CLAIM_RANK
-from mjstats.rules.guobiao import FanResult, calculate_fans, guobiao_payments, meets_minimum
+from mjstats.rulesets.guobiao import FanResult, calculate_fans, guobiao_payments, meets_minimum
+from mjstats.rulesets.guobiao.shape import GuobiaoShape
 from mjstats.sim.bots import Bot, Style
 from mjstats.sim.rig import Rig, best_useful, colluding_discard
-from mjstats.sim.shapes import GuobiaoShape
 from mjstats.sim.table import Table
-from mjstats.sim.walls import GUOBIAO_SET, shuffled_wall
+from mjstats.sim.walls import shuffled_wall
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["WALL_SIZE", "GuobiaoSetting", "play_guobiao_hand"]
+__all__ = [
+    "DEFAULT_STYLES",
+    "HANDS_PER_MATCH",
+    "WALL_SET",
+    "WALL_SIZE",
+    "GuobiaoSetting",
+    "checked_profile",
+    "play_guobiao_hand",
+    "play_hands",
+]
+
+# reference botzone-format.md: 136 tiles, four of each of the 34 kinds, no flowers.
+WALL_SET: tuple[int, ...] = tuple(t for t in range(34) for _ in range(4))
+HANDS_PER_MATCH = 16  # 4 rounds x 4 deals
+DEFAULT_STYLES = ("greedy", "defensive", "aggressive", "flush")  # the seats' styles by default
 
 WALL_SIZE = 34  # botzone-format.md: four walls of 34, one per seat
 DEALT = 13
@@ -58,7 +74,7 @@ class _Game:
         self.rig = rig if rig is not None and rig.active else None
         self.rig_rng = rig_rng
         self.rigged_draws = 0
-        self.wall = shuffled_wall(rng, GUOBIAO_SET)
+        self.wall = shuffled_wall(rng, WALL_SET)
         self.walls = [self.wall[WALL_SIZE * s : WALL_SIZE * (s + 1)] for s in range(4)]
         self.pos = [DEALT] * 4  # next tile of each seat's wall
         self.table = Table()
@@ -392,3 +408,30 @@ def play_guobiao_hand(
     game = _Game(setting, rng, rig, rig_rng)
     game.run()
     return game.hand()
+
+
+def checked_profile(profile: object) -> str:
+    """Guobiao is simulated under the Botzone rules only: ``"botzone"`` (or None)."""
+    if profile not in (None, "botzone"):
+        raise MjstatsError(
+            f"Guobiao is simulated under the Botzone rules only (profile 'botzone'), got {profile!r}"
+        )
+    return "botzone"
+
+
+def play_hands(
+    match_id: str,
+    count: int,
+    names: tuple[str, ...],
+    styles: tuple[Style, ...],
+    times: list[str],
+    profile: object,
+    rng: random.Random,
+    rig: Rig | None,
+    rig_rng: random.Random | None,
+) -> Iterator[Hand]:
+    """The first ``count`` hands of a match: a round per prevalent wind, each seat dealing once
+    in turn (dealer k % 4)."""
+    for k in range(count):
+        setting = GuobiaoSetting(match_id, k, k % 4, (k // 4) % 4, names, styles, times[k])
+        yield play_guobiao_hand(setting, rng, rig, rig_rng)

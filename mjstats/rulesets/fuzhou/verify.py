@@ -1,7 +1,7 @@
 """A replay check of Fuzhou records against their recorded wall (docs/simulation.md).
 
 The simulator's own check of its Fuzhou hands, independent of the audit's replayer
-(mjstats.replay.fuzhou): every dealt and drawn tile must be the tile the wall model puts there
+(mjstats.rulesets.fuzhou.replay): every dealt and drawn tile must be the tile the wall model puts there
 (front, tail, the live gold as the last drawable tile), every discard, claim and kong must use held
 tiles in turn, claims must respect priority, the hand must end as the reserve rules say, and the
 recorded result must equal ``settle_win`` on the rebuilt hand. It is an independent re-reading of
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from mjstats.errors import RuleError
 from mjstats.records import EventKind, FanEntry, Hand, Outcome, WinKind
-from mjstats.rules.fuzhou import Profile, flower_groups, load_profile, reserve_size, settle_win
-from mjstats.rules.fuzhou.settle import scoring_items
-from mjstats.rules.fuzhou.turns import CLAIM_RANK, is_exhausted, is_final_draw
+from mjstats.rulesets.fuzhou import Profile, flower_groups, load_profile, reserve_size, settle_win
+from mjstats.rulesets.fuzhou.settle import scoring_items
+from mjstats.rulesets.fuzhou.turns import CLAIM_RANK, is_exhausted, is_final_draw
 
 __all__ = ["check_fuzhou_hand"]
 

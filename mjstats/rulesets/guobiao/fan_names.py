@@ -1,4 +1,4 @@
-"""Every source's fan names mapped to mjstats' (the Chinese names of ``mjstats.rules.guobiao``).
+"""Every source's fan names mapped to mjstats' (the Chinese names of ``mjstats.rulesets.guobiao``).
 
 One section per source; PMN numbers the fans instead (``id`` 1..81 in the order of the
 Guobiao fan table, taken from that table itself so it cannot drift). A name that is neither
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mjstats.rules.guobiao import FAN_BY_NAME
-from mjstats.rules.guobiao.fans import FANS
+from mjstats.rulesets.guobiao import FAN_BY_NAME
+from mjstats.rulesets.guobiao.fans import FANS
 
 __all__ = [
     "BOTZONE_FAN_NAMES",

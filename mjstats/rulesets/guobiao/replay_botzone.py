@@ -2,7 +2,7 @@
 
 Reference botzone-format.md: the shuffled wall is split into four walls of 34, one per seat; each
 seat is dealt 13 and draws (kong replacements included) only from its own wall, so at most 21
-draws per seat. The dealer (seat 0) draws first. Wins are scored by ``mjstats.rules.guobiao``.
+draws per seat. The dealer (seat 0) draws first. Wins are scored by ``mjstats.rulesets.guobiao``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mjstats.formats.fan_names import BOTZONE_FAN_NAMES
 from mjstats.records import Hand
 from mjstats.replay.profile import ComputedFan, ComputedWin, ReplayProfile, Wall, WinContext
+from mjstats.replay.replayer import register_profile
+from mjstats.rulesets.guobiao.fan_names import BOTZONE_FAN_NAMES
 
 __all__ = ["BOTZONE", "BotzoneProfile", "PerSeatWalls", "guobiao_win"]
 
@@ -45,7 +46,7 @@ class PerSeatWalls(Wall):
 
 def guobiao_win(ctx: WinContext) -> ComputedWin:
     """Score a win with mjstats' Guobiao calculator (imported on first use)."""
-    from mjstats.rules.guobiao import calculate_fans, guobiao_payments, meets_minimum
+    from mjstats.rulesets.guobiao import calculate_fans, guobiao_payments, meets_minimum
 
     result = calculate_fans(
         ctx.concealed,
@@ -92,9 +93,10 @@ class BotzoneProfile(ReplayProfile):
     def replay_class(self) -> Any:  # type: ignore[override]
         """The replay with the wall, canHu and penalty checks (imported here: it imports the
         neutral replayer, which imports this module)."""
-        from mjstats.replay.botzone_replay import BotzoneReplay
+        from mjstats.rulesets.guobiao.replay_botzone_json import BotzoneReplay
 
         return BotzoneReplay
 
 
 BOTZONE = BotzoneProfile()
+register_profile("guobiao", BOTZONE.name, BOTZONE)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from mjstats.errors import RuleError
 from mjstats.rules.claims import CLAIM_RANK
-from mjstats.rules.fuzhou.profiles import Profile, load_profile
+from mjstats.rulesets.fuzhou.profiles import Profile, load_profile
 from mjstats.tiles import Tile, parse_tile
 
 __all__ = [

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError

@@ -31,13 +31,14 @@ def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = No
 
 def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
                 metrics: Iterable[str] | None = None,
-                progress: Callable[[str, int], None] | None = None) -> pd.DataFrame:
+                progress: Callable[[str, int], None] | None = None, jobs: int = 1) -> pd.DataFrame:
     """Several metrics (default: all that apply to the dataset's rulesets) in one frame.
 
     Metrics that cannot be grouped by ``by`` (hand-level ones by a seat key, say) are skipped
     with a warning; Fuzhou-only metrics are skipped on a dataset without Fuzhou hands.
     ``progress(phase, count)`` reports the two long scans as they go: ``"hands"`` (hands
     scanned into the base tables) and ``"gold"`` (Fuzhou hands whose gold use is read).
+    ``jobs``: worker processes for the gold columns' scan (the results do not depend on it).
     """
     normalize_by(by)  # an unknown key is an error, not a note per metric
     dataset = as_dataset(ds)
@@ -47,8 +48,10 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         get_metric(metric_id)  # an unknown id fails before any scan
     if progress is not None:  # build the cached tables now, so that the scans can report
         base_tables(dataset, lambda n: progress("hands", n))
-        if "fuzhou" in rulesets and set(metrics or METRICS) & set(gold.READS_GOLD_ROWS):
-            gold.prepare_gold_rows(dataset, lambda n: progress("gold", n))
+    if (progress is not None or jobs > 1) and "fuzhou" in rulesets and (
+        set(metrics or METRICS) & set(gold.READS_GOLD_ROWS)
+    ):
+        gold.prepare_gold_rows(dataset, None if progress is None else lambda n: progress("gold", n), jobs)
     frames = []
     keys: list[str] = []
     for metric_id in metrics or METRICS:

@@ -18,6 +18,7 @@ PyMahjongGB for the fans), wall and CPU seconds, and their ratio (target: <= 1.0
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import resource
@@ -55,11 +56,20 @@ def _child(mode: str, source: str, dataset: str, jobs: int) -> None:
     print(json.dumps(result))
 
 
+def _mjstats_root() -> str:
+    """The folder holding the mjstats package this benchmark's children import: ``python -m``
+    puts its working folder first on the path, so the commands run from there (a worktree's
+    own code, not whichever checkout the shell stands in)."""
+    spec = importlib.util.find_spec("mjstats")
+    assert spec is not None and spec.origin is not None
+    return str(Path(spec.origin).resolve().parents[1])
+
+
 def _timed(cmd: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds of one command (a child process; its stdout is dropped)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=_mjstats_root())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:

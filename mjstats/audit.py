@@ -36,6 +36,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.errors import ProfileError
+from mjstats.gc_pause import paused_collection
 from mjstats.records import DUPLICATE_HAND, Hand, Win
 from mjstats.replay import (
     ComputedWin,
@@ -397,9 +398,14 @@ def replay_task(
     audit tables of its hands, the count per status and per check, and the number of hands.
     Both runners use it: the process pool (through ``_run_task``) and Dask workers."""
     version, ruleset, period, part, start, stop = task
-    hands = _slicer(version, ruleset, period, part).hands(start, stop)
-    tables, statuses, checks = audit_hands(hands, profile, overrides)
-    return tables, statuses, checks, len(hands)
+    # no cycles among the rebuilt hands: the collector's rescans of them would cost more than the
+    # replay (mjstats.gc_pause)
+    with paused_collection():
+        hands = _slicer(version, ruleset, period, part).hands(start, stop)
+        tables, statuses, checks = audit_hands(hands, profile, overrides)
+        count = len(hands)
+        del hands
+    return tables, statuses, checks, count
 
 
 def _run_task(task: Task) -> TaskResult:

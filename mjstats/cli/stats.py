@@ -7,6 +7,7 @@ import json
 import sys
 import warnings
 
+from mjstats.errors import MjstatsError
 from mjstats.store.fs import dataset_location
 
 
@@ -30,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="rows shown per metric in the table (0 = all; JSON/CSV show all)")
     p.add_argument("--list", action="store_true", help="list the metric ids and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    p.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                   help="worker processes for the rulesets' slow scans (default 1; same results)")
     p.set_defaults(func=run)
 
 
@@ -40,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         for m in METRICS.values():
             print(f"{m.id:34} {m.name_zh}  {m.name_en}")
         return 0
+    if args.jobs < 1:
+        raise MjstatsError(f"--jobs must be at least 1, not {args.jobs}")
     metrics = None
     if args.metric:
         metrics = [m.strip() for item in args.metric for m in item.split(",") if m.strip()]
@@ -59,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         warnings.simplefilter("always")
         try:
             frame = compute_all(args.dataset, by=args.by, metrics=metrics,
-                                progress=None if args.quiet else progress)
+                                progress=None if args.quiet else progress, jobs=args.jobs)
         finally:
             for line in lines.values():
                 line.close()

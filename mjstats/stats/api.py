@@ -61,13 +61,14 @@ def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = No
 
 def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
                 metrics: Iterable[str] | None = None,
-                progress: Callable[[str, int], None] | None = None) -> pd.DataFrame:
+                progress: Callable[[str, int], None] | None = None, jobs: int = 1) -> pd.DataFrame:
     """Several metrics (default: all that apply to the dataset's rulesets) in one frame.
 
     Metrics that cannot be grouped by ``by`` (hand-level ones by a seat key, say) are skipped
     with a warning; a ruleset's own metrics are skipped on a dataset without its hands.
     ``progress(phase, count)`` reports the long scans as they go: ``"hands"`` (hands scanned
     into the base tables) and each ruleset scan's phase (its stats part's PROGRESS).
+    ``jobs``: worker processes for the rulesets' scans (the results do not depend on it).
     """
     normalize_by(by)  # an unknown key is an error, not a note per metric
     dataset = as_dataset(ds)
@@ -77,10 +78,12 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         get_metric(metric_id)  # an unknown id fails before any scan
     if progress is not None:  # build the cached tables now, so that the scans can report
         base_tables(dataset, lambda n: progress("hands", n))
+    if progress is not None or jobs > 1:
         for name, part in ruleset_stats().items():
             if name in rulesets and set(metrics or METRICS) & set(part.READS):
                 phase = part.PROGRESS[0]
-                part.prepare(dataset, lambda n, phase=phase: progress(phase, n))
+                report = None if progress is None else (lambda n, phase=phase: progress(phase, n))
+                part.prepare(dataset, report, jobs)
     frames = []
     keys: list[str] = []
     for metric_id in metrics or METRICS:

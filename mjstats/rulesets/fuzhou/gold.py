@@ -107,21 +107,29 @@ def _part_gold_rows(hand_ids: np.ndarray, hands: pa.Table, events: pa.Table,
 _GOLD_COLUMNS = ("start_golds", "gold_discards", "golds_held", "natural", "wild", "resolved")
 
 
-def _gold_rows(dataset: Dataset,
-               progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _gold_rows(dataset: Dataset, progress: Callable[[int], None] | None = None,
+               jobs: int = 1) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """The per-seat gold columns of the Fuzhou seat-hands (row positions in ``base.seats``,
     compact columns), computed once per dataset version: examining every winning shape is the
     slow part (half a minute at a million hands), and every gold metric needs the same rows."""
-    return cached_per_version("gold_rows", dataset, lambda: _scan_gold_rows(dataset, progress))
+    return cached_per_version("gold_rows", dataset, lambda: _scan_gold_rows(dataset, progress, jobs))
 
 
-def prepare_gold_rows(ds: DatasetLike, progress: Callable[[int], None] | None = None) -> None:
-    """Compute (and cache) the gold columns now, reporting Fuzhou hands done to ``progress``."""
-    _gold_rows(as_dataset(ds), progress)
+def prepare_gold_rows(ds: DatasetLike, progress: Callable[[int], None] | None = None,
+                      jobs: int = 1) -> None:
+    """Compute (and cache) the gold columns now, reporting Fuzhou hands done to ``progress``;
+    ``jobs`` worker processes examine the part files' winning shapes (same rows for any jobs)."""
+    _gold_rows(as_dataset(ds), progress, jobs)
 
 
-def _scan_gold_rows(dataset: Dataset,
-                    progress: Callable[[int], None] | None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _part_rows_counted(hand_ids: np.ndarray, hands: pa.Table, events: pa.Table,
+                       n_events: np.ndarray) -> tuple[int, dict[str, np.ndarray]]:
+    """One part's gold rows and its number of hands (a worker's task: module level, picklable)."""
+    return len(hand_ids), _part_gold_rows(hand_ids, hands, events, n_events)
+
+
+def _scan_gold_rows(dataset: Dataset, progress: Callable[[int], None] | None,
+                    jobs: int = 1) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     def with_gold(h: pa.Table) -> np.ndarray:
         return pc.is_valid(h.column("gold")).to_numpy(zero_copy_only=False)
 
@@ -129,9 +137,17 @@ def _scan_gold_rows(dataset: Dataset,
     seat: list[np.ndarray] = []
     columns: dict[str, list[np.ndarray]] = {k: [] for k in _GOLD_COLUMNS}
     done = 0
-    for part in part_events(dataset, with_gold, "fuzhou", ("gold",)):
-        rows = _part_gold_rows(*part)
-        done += len(part[0])
+    parts = part_events(dataset, with_gold, "fuzhou", ("gold",))
+    if jobs > 1:
+        from mjstats.workers import ordered_map
+
+        # parts are read here and examined in order on ``jobs`` processes: the rows come back
+        # in part order, so the columns are the same as with one job
+        results = ordered_map(_part_rows_counted, parts, jobs)
+    else:
+        results = (_part_rows_counted(*part) for part in parts)
+    for count, rows in results:
+        done += count
         if progress is not None:
             progress(done)
         hand_id.append(rows["hand_id"])

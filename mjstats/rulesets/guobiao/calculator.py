@@ -893,7 +893,8 @@ def calculate_fans(
             hand = parse_tiles(hand)  # any notation parse_tiles reads: "W1 W2", "123m", ...
         except TileError as exc:
             raise InvalidHand(f"hand: {exc}") from None
-    tiles = [_FAST_TILES.get(t) if t.__class__ is str else None for t in hand]
+    # str and int codes by lookup (not bool or float, which hash like ints): the replay passes ints
+    tiles = [_FAST_TILES.get(t) if t.__class__ is str or t.__class__ is int else None for t in hand]
     if None in tiles:
         tiles = [_tile(t, "hand") for t in hand]
     packs = []

@@ -50,6 +50,9 @@ class BotzoneReplay(HandReplay):
                 self.report(
                     "wall.draw", f"the wall has {len(hand.wall)} tiles", 4 * WALL_PER_SEAT, len(hand.wall)
                 )
+        if self.walls is not None:  # without a wall the neutral handlers do it all (the hot path)
+            self.handlers[EventKind.DEAL] = self.on_deal_from_wall
+            self.handlers[EventKind.DRAW] = self.on_draw_from_wall
         self.handlers[EventKind.PENALTY] = self.on_penalty
         self.can_hu: dict[int, tuple[int, ...]] = {}
         text = dict(hand.meta).get(CAN_HU_META)
@@ -65,7 +68,8 @@ class BotzoneReplay(HandReplay):
                 self.handlers[kind] = self.checking_can_hu(handler)
 
     # --- wall.draw -----------------------------------------------------------------------------
-    def on_deal(self, ev: Event) -> None:
+    def on_deal_from_wall(self, ev: Event) -> None:
+        """The deal, checked against the seat's wall first (handler only when there is a wall)."""
         if self.walls is not None and ev.seat is not None and 0 <= ev.seat < 4:
             expected = self.walls.take(ev.seat, len(ev.tiles))
             # the deal is the seat's first pops; compared as a set of tiles (text records sort it)
@@ -76,9 +80,10 @@ class BotzoneReplay(HandReplay):
                     " ".join(_t(t) for t in expected),
                     " ".join(_t(t) for t in ev.tiles),
                 )
-        super().on_deal(ev)
+        self.on_deal(ev)
 
-    def on_draw(self, ev: Event) -> None:
+    def on_draw_from_wall(self, ev: Event) -> None:
+        """The draw, checked against the seat's wall first (handler only when there is a wall)."""
         if self.walls is not None and ev.seat is not None and 0 <= ev.seat < 4 and ev.tile is not None:
             taken = self.walls.take(ev.seat, 1)
             if taken and taken[0] != ev.tile:
@@ -88,7 +93,7 @@ class BotzoneReplay(HandReplay):
                     _t(taken[0]),
                     _t(ev.tile),
                 )
-        super().on_draw(ev)
+        self.on_draw(ev)
 
     # --- WA ------------------------------------------------------------------------------------
     def on_penalty(self, ev: Event) -> None:

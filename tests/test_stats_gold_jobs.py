@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from mjstats.formats.canonical import read_canonical
+from mjstats.rulesets.fuzhou import gold as gold_module
 from mjstats.stats import compute_all
-from mjstats.stats import gold as gold_module
 from mjstats.stats.tables import _DERIVED
 from mjstats.store import SourceInput, ingest_sources, open_dataset
 

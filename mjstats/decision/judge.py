@@ -218,7 +218,10 @@ class _Judge:
         row.names = " ".join(ALL_KINDS[t].botzone for t in sorted(useful) if useful[t] == most)
         if shanten[tile] > best:
             row.flags.update(("shanten_loss", "inefficient"))
-        elif row.kept < most:
+        elif best == 0 and row.kept < most:
+            # waiting: the useful tiles are the winning tiles, and keeping the most of them is
+            # exact; further away the one-step count is reported (useful_kept/useful_best) but
+            # not flagged, as it says nothing of the shape the next tiles make (docs/decisions.md)
             row.flags.add("inefficient")
         if others is not None:
             danger = frozenset().union(*others)

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "decisions", "findings", "open_dataset", "parse_tile", "parse_tiles", "read_botzone"]
+__all__ = [
+    "__version__",
+    "decisions",
+    "findings",
+    "open_dataset",
+    "parse_tile",
+    "parse_tiles",
+    "read_botzone",
+]
 
 if TYPE_CHECKING:
     from mjstats.audit_findings import findings

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mjstats.decision.rulesets import RulesetView, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import ReplayProfile
 from mjstats.replay.replayer import HandReplay, profile_for
 from mjstats.replay.state import Phase
-from mjstats.decision.rulesets import RulesetView, view_for
 from mjstats.tiles import ALL_KINDS
 
 __all__ = ["FLAGS", "KINDS", "Decision", "hand_decisions"]
@@ -50,7 +50,7 @@ class Decision:
 class _Row:
     """A decision being built (flags are added later: a deal-in shows at the next event)."""
 
-    __slots__ = ("best", "danger", "flags", "kept", "kind", "names", "safe", "seat", "seq", "after", "before")
+    __slots__ = ("after", "before", "best", "danger", "flags", "kept", "kind", "names", "safe", "seat", "seq")
 
     def __init__(self, seq: int, seat: int, kind: str) -> None:
         self.seq, self.seat, self.kind = seq, seat, kind
@@ -152,7 +152,7 @@ class _Judge:
         best = 99
         for t in range(34):
             if counts[t]:
-                after = counts[:t] + (counts[t] - 1,) + counts[t + 1 :]
+                after = (*counts[:t], counts[t] - 1, *counts[t + 1:])
                 s = self.shanten(after, groups)
                 if s < best:
                     best = s
@@ -195,13 +195,13 @@ class _Judge:
             return row  # not a hand that can be judged (the audit reports why)
         groups = self.groups(seat)
         # a self-drawn tile that completes a legal hand worth the minimum, discarded instead
-        if state.phase is Phase.DISCARD and state.actor == seat and state.drawn is not None:
-            if view.legal_win(replay, seat, int(state.drawn), True, None):
-                row.flags.add("missed_win")
+        drawn = state.drawn if state.phase is Phase.DISCARD and state.actor == seat else None
+        if drawn is not None and view.legal_win(replay, seat, int(drawn), True, None):
+            row.flags.add("missed_win")
         allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
         if tile not in allowed:
             allowed.append(tile)
-        after_of = {t: counts[:t] + (counts[t] - 1,) + counts[t + 1 :] for t in allowed}
+        after_of = {t: (*counts[:t], counts[t] - 1, *counts[t + 1:]) for t in allowed}
         shanten = {t: self.shanten(after_of[t], groups) for t in allowed}
         best = min(shanten.values())
         unseen = self.unseen(seat)
@@ -261,7 +261,7 @@ class _Judge:
             return False
         rank = tile % 9
         return any(
-            0 <= rank + a and rank + b <= 8 and held[tile + a] and held[tile + b]
+            rank + a >= 0 and rank + b <= 8 and held[tile + a] and held[tile + b]
             for a, b in ((-2, -1), (-1, 1), (1, 2))
         )
 

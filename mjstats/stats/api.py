@@ -9,14 +9,14 @@ from typing import Any
 
 import pandas as pd
 
-from mjstats.stats import fans, gold, outcomes, streaks
+from mjstats.stats import decisions, fans, gold, outcomes, streaks
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
 
 __all__ = ["COMPUTE", "STATISTICS", "compute", "compute_all", "plain_frame", "result_rows"]
 
-COMPUTE = {**outcomes.COMPUTE, **fans.COMPUTE, **gold.COMPUTE, **streaks.COMPUTE}
+COMPUTE = {**outcomes.COMPUTE, **fans.COMPUTE, **gold.COMPUTE, **streaks.COMPUTE, **decisions.COMPUTE}
 
 # group keys whose values a family always adds to its rows (besides the requested ones)
 _ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
@@ -55,6 +55,8 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         metric = get_metric(metric_id)
         if metrics is None and not rulesets & set(metric.rulesets):
             continue
+        if metrics is None and metric.family == "decisions" and not dataset.has_table(decisions.TABLE):
+            continue  # not computed (mjstats decisions): asking for one by id says so
         try:
             frame = compute(dataset, metric_id, by)
         except StatsError as exc:

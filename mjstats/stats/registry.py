@@ -27,7 +27,7 @@ class Metric:
     id: str
     name_zh: str
     name_en: str
-    family: str  # outcomes | fans | gold | streaks
+    family: str  # outcomes | fans | gold | streaks | decisions
     kind: str  # rate (Wilson interval) | mean (normal interval) | lift | test
     level: str  # what one observation is: seat-hand | hand | win | fan pair | gold
     numerator: str
@@ -175,10 +175,39 @@ METRICS: dict[str, Metric] = {
             "`p_value` the two-sided test. Analytic, so deterministic (no resampling).",
             "Streaks above the 99th percentile of dealer hands are pooled into one top level "
             "(so a handful of very long streaks cannot drive the slope).")),
+        # --- decisions (the decisions table: mjstats decisions DS; docs/decisions.md) ----------
+        _M("efficiency_rate", "牌效率", "Efficiency rate", "decisions", "rate", "discard",
+           "judged discards not flagged `inefficient`", "judged discards", "share of discards",
+           BOTH,
+           ("`inefficient`: the discard left a higher shanten than the best discard, or (when "
+            "the best discard leaves the hand waiting) kept fewer winning tiles than it.",
+            "A discard whose hand is not of a playing size (a faulty record) is not judged.",
+            "Needs the decisions table (`mjstats decisions DS`).")),
+        _M("useful_lost", "进张损失", "Useful tiles lost per discard", "decisions", "mean",
+           "discard", "sum of useful_best - useful_kept", "judged discards", "tiles", BOTH,
+           ("Useful tiles are the unseen copies of the kinds that, drawn next, would take the hand "
+            "below the shanten the best discard keeps; a discard that gives up shanten keeps 0.",)),
+        _M("missed_win_rate", "漏和率", "Missed-win rate", "decisions", "rate", "decision",
+           "judged decisions flagged `missed_win`", "judged decisions (discards, claims, passes)",
+           "share of decisions", BOTH,
+           ("A missed win is a legal win worth the minimum (Guobiao 8 fan) on a self-drawn tile "
+            "that was discarded, or on a discard that was passed or claimed instead.",
+            "Passes while another seat won on the same tile are not counted.")),
+        _M("danger_rate", "放铳率(每打)", "Deal-ins per discard", "decisions", "rate", "discard",
+           "discards won on by another seat", "discards", "share of discards", BOTH),
+        _M("unsafe_rate", "可避放铳率", "Avoidable deal-ins per discard", "decisions", "rate",
+           "discard", "deal-ins while a discard no ready opponent waited on kept the best shanten",
+           "discards", "share of discards", BOTH,
+           ("Safe is judged with every hand known (the engine's view, not the player's).",)),
+        _M("call_gain_rate", "副露进步率", "Claims that lowered shanten", "decisions", "rate",
+           "claim", "claims after which the hand's shanten is lower", "judged claims",
+           "share of claims", BOTH,
+           ("After a chow or pung the shanten is the best the following discard can keep; after "
+            "an exposed kong, the hand's own (a kong never lowers it: it is `call_worse`).",)),
     )
 }  # fmt: skip
 
-FAMILIES = ("outcomes", "fans", "gold", "streaks")
+FAMILIES = ("outcomes", "fans", "gold", "streaks", "decisions")
 
 
 def get_metric(metric_id: str) -> Metric:
@@ -237,7 +266,7 @@ def render_metrics_markdown() -> str:
         "",
     ]
     titles = {"outcomes": "Outcomes", "fans": "Fans", "gold": "Gold (Fuzhou)",
-              "streaks": "Dealer streaks"}  # fmt: skip
+              "streaks": "Dealer streaks", "decisions": "Decisions"}  # fmt: skip
     for family in FAMILIES:
         lines += [f"## {titles[family]}", ""]
         for m in METRICS.values():

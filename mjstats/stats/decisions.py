@@ -99,7 +99,9 @@ def _frame(ds: DatasetLike, rows: DecisionRows, mask: np.ndarray) -> pd.DataFram
     return frame
 
 
-def _rate(metric: str, select: str, hit: str | None, negate: bool = False):
+def _rate(metric: str, select: str, hit: str | None, negate: bool = False) -> Callable[..., pd.DataFrame]:
+    """A rate metric over the selected decision rows: rows flagged ``hit`` (or not, ``negate``)."""
+
     def compute(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
         keys = normalize_by(by)
         rows = decision_rows(ds)

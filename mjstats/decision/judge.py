@@ -201,14 +201,13 @@ class _Judge:
         allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
         if tile not in allowed:
             allowed.append(tile)
-        after_of = {t: (*counts[:t], counts[t] - 1, *counts[t + 1:]) for t in allowed}
-        shanten = {t: self.shanten(after_of[t], groups) for t in allowed}
+        shanten = view.discard_shanten(replay, counts, groups, allowed)
         best = min(shanten.values())
         unseen = self.unseen(seat)
         useful: dict[int, int] = {}
         for t in allowed:
             if shanten[t] == best:
-                kinds = view.useful(replay, after_of[t], groups)
+                kinds = view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
                 useful[t] = sum(unseen[k] for k in kinds)
         most = max(useful.values())
         row.before, row.after = best, shanten[tile]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from mjstats.decision.incremental import guobiao_discard_shanten, guobiao_useful
 from mjstats.errors import InvalidHand, RuleError
 from mjstats.integrity.useful import useful_kinds
 from mjstats.sim.shapes import FuzhouShape, GuobiaoShape
@@ -76,6 +77,8 @@ class RulesetView:
     size: int
     shanten: Callable[[HandReplay, Counts, int], int]
     useful: Callable[[HandReplay, Counts, int], frozenset[int]]
+    # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves
+    discard_shanten: Callable[[HandReplay, Counts, int, list[int]], dict[int, int]]
     waits: Callable[[HandReplay, Counts, tuple[Meld, ...]], frozenset[int]]
     # (replay, seat, tile, self_drawn, discarder): a legal win worth the minimum
     legal_win: Callable[[HandReplay, int, int, bool, int | None], bool]
@@ -107,7 +110,8 @@ GUOBIAO = RulesetView(
     name="guobiao",
     size=13,
     shanten=lambda replay, counts, melds: _guobiao_shanten(counts, melds),
-    useful=lambda replay, counts, melds: useful_kinds(counts, melds, None),
+    useful=lambda replay, counts, melds: guobiao_useful(counts, melds),
+    discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
     waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
     legal_win=_gb_legal_win,
     may_discard=lambda replay, seat, tile: True,
@@ -191,6 +195,9 @@ FUZHOU = RulesetView(
     size=16,
     shanten=_fz_shanten,
     useful=lambda replay, counts, melds: useful_kinds(counts, melds, _gold(replay)),
+    discard_shanten=lambda replay, counts, melds, kinds: {
+        t: _fz_shanten(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds) for t in kinds
+    },
     waits=lambda replay, counts, melds: (
         _fuzhou_waits(counts, tuple(m.as_tuple() for m in melds), g, replay.rules)  # type: ignore[attr-defined]
         if (g := _gold(replay)) is not None

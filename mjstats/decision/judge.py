@@ -100,6 +100,7 @@ class _Judge:
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
+        self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
         handlers = replay.handlers
         self._wrap(handlers, EventKind.DISCARD, self.on_discard)
         for kind in _CLAIMS:
@@ -158,18 +159,16 @@ class _Judge:
                     best = s
         return best
 
-    def waits_of_others(self, seat: int) -> list[frozenset[int]] | None:
-        """The waits of the other seats that are ready (None: a seat's hand is not playable)."""
-        out = []
+    def waits_of_others(self, seat: int) -> dict[int, frozenset[int]] | None:
+        """The waits of the other seats, ready or not (None: a seat's hand is not playable)."""
+        out = {}
         view, replay = self.view, self.replay
         for o in range(4):
             if o == seat:
                 continue
             if not self.playing(o):
                 return None
-            w = view.waits(replay, self.counts(o), tuple(self.state.seats[o].melds))
-            if w:
-                out.append(w)
+            out[o] = view.waits(replay, self.counts(o), tuple(self.state.seats[o].melds))
         return out
 
     # --- the listeners -------------------------------------------------------------------------
@@ -188,8 +187,9 @@ class _Judge:
         self.rows.append(row)
         state, view, replay = self.state, self.view, self.replay
         others = self.waits_of_others(seat)
+        self.others = others
         if others is not None:
-            row.danger = sum(1 for w in others if tile in w)
+            row.danger = sum(1 for w in others.values() if tile in w)
         counts = self.counts(seat)
         if not self.playing(seat, 1) or not counts[tile]:
             return row  # not a hand that can be judged (the audit reports why)
@@ -223,7 +223,7 @@ class _Judge:
             # not flagged, as it says nothing of the shape the next tiles make (docs/decisions.md)
             row.flags.add("inefficient")
         if others is not None:
-            danger = frozenset().union(*others)
+            danger = frozenset().union(*others.values())
             row.safe = any(t not in danger for t in useful)
         return row
 
@@ -237,7 +237,9 @@ class _Judge:
         for o in range(4):
             if o == discarder or answered.get(o) is EventKind.HU or not self.playing(o):
                 continue
-            can_win = view.legal_win(replay, o, tile, False, discarder)
+            # the shape first (the waits were just computed): most hands wait on nothing
+            waits = self.others.get(o) if self.others is not None else None
+            can_win = (waits is None or tile in waits) and view.legal_win(replay, o, tile, False, discarder)
             if answered.get(o) in _CLAIMS:
                 self.claim_missed[o] = can_win
                 continue

@@ -191,7 +191,7 @@ class _Judge:
         if others is not None:
             row.danger = sum(1 for w in others.values() if tile in w)
         counts = self.counts(seat)
-        if not self.playing(seat, 1) or not counts[tile]:
+        if not self.playing(seat, 1) or not counts[tile] or not view.ready(replay):
             return row  # not a hand that can be judged (the audit reports why)
         groups = self.groups(seat)
         # a self-drawn tile that completes a legal hand worth the minimum, discarded instead

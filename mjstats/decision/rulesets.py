@@ -85,6 +85,8 @@ class RulesetView:
     may_discard: Callable[[HandReplay, int, int], bool]  # (replay, seat, tile)
     may_claim: Callable[[HandReplay, int], bool]  # (replay, tile): the tile can be chowed/punged
     face_up: Callable[[HandReplay], tuple[int, ...]]  # kinds lying face up outside every hand
+    # whether discards can be judged now (Fuzhou: once the gold is known, golds being wild)
+    ready: Callable[[HandReplay], bool] = lambda replay: True
 
 
 def _gold(replay: HandReplay) -> int | None:
@@ -208,6 +210,7 @@ FUZHOU = RulesetView(
     # reference fuzhou.md: the gold is never claimed
     may_claim=lambda replay, tile: tile != _gold(replay),
     face_up=_fz_face_up,
+    ready=lambda replay: _gold(replay) is not None,
 )
 
 VIEWS: dict[str, RulesetView] = {v.name: v for v in (GUOBIAO, FUZHOU)}

@@ -296,3 +296,27 @@ def test_stats_without_the_table_say_what_to_run(tmp_path, sample_path, capsys):
     out = capsys.readouterr().out
     assert "judged 16 hands" in out
     assert main(["stats", str(ds), "--metric", "efficiency_rate", "--json"]) == 0
+
+
+def test_the_report_has_a_decisions_section_only_with_the_table(styled_dataset, tmp_path):
+    import shutil
+
+    import mjstats
+    from mjstats.report import build_report
+    from mjstats.store.layout import new_version
+
+    mjstats.decisions(styled_dataset, jobs=1)
+    build_report(styled_dataset, tmp_path / "with", periods=["all-time"])
+    page = (tmp_path / "with" / "all-time.html").read_text(encoding="utf-8")
+    assert 'id="decisions"' in page
+    assert "Efficiency by style, Guobiao" in page and "Efficiency by player, Guobiao" in page
+    for style in ("greedy", "flush"):
+        assert f">{style}<" in page
+    # the same dataset without the table (a version that drops it): no section
+    bare = tmp_path / "bare"
+    shutil.copytree(styled_dataset, bare)
+    with new_version(bare, drop=("decisions",)):
+        pass
+    assert not mjstats.open_dataset(bare).has_table("decisions")
+    build_report(bare, tmp_path / "without", periods=["all-time"])
+    assert 'id="decisions"' not in (tmp_path / "without" / "all-time.html").read_text(encoding="utf-8")

@@ -196,14 +196,15 @@ def test_rows_are_consistent_with_their_numbers(seed, ruleset):
                 assert flags == {"missed_win"}
 
 
-def test_deal_ins_are_the_discards_won_on():
-    for hand in _simulated("guobiao", 5, hands=16):
+@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou"])
+def test_deal_ins_are_the_discards_won_on(ruleset):
+    for hand in _simulated(ruleset, 5, hands=16):
         rows = hand_decisions(hand)
         dealt = {(r.seq, r.seat) for r in rows if "deal_in" in r.flags.split(",")}
         won = set()
         events = hand.events
         for i, ev in enumerate(events):
-            if ev.kind is EventKind.HU and ev.from_seat is not None:
+            if ev.kind is EventKind.HU and ev.from_seat is not None and ev.win is None:
                 j = i - 1
                 while events[j].kind in (EventKind.HU, EventKind.IGNORED):
                     j -= 1

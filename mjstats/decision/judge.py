@@ -303,6 +303,7 @@ class _Judge:
             and state.actor == row.seat
             and ev.seat != row.seat
             and state.last_tile is not None
+            and ev.win is None  # 抢金, 三金倒, 天和 take no one's discard
         ):
             row.flags.add("deal_in")
             if row.safe:

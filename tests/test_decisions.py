@@ -27,11 +27,14 @@ def _sample_hands(sample_hands: list) -> list[Hand]:
 
 # --- an independent route: replay the events by hand, ask PyMahjongGB for every discard ---------
 def _brute_force(hand: Hand, mahjong_gb) -> list[tuple]:
-    """(seq, seat, shanten_before, shanten_after, useful_kept, useful_best, best_discards) per
-    discard, from a plain walk of the events and PyMahjongGB's shanten and useful tiles
-    (regular form and seven pairs, the forms mjstats judges)."""
+    """(seq, seat, shanten_before, shanten_after, useful_kept, useful_best, best_discards,
+    danger) per discard, from a plain walk of the events, PyMahjongGB's shanten and useful tiles
+    (regular form and seven pairs, the forms mjstats judges) and the Guobiao wait function."""
+    from mjstats.rules.guobiao.waits import waits
+
     concealed = [Counter() for _ in range(4)]
     exposed = [0] * 4  # melds set down
+    meld_list: list[list[tuple[str, str, int]]] = [[] for _ in range(4)]
     hidden_kongs = [Counter() for _ in range(4)]
     seen = Counter()  # unclaimed discards + exposed meld tiles
     out = []
@@ -72,7 +75,12 @@ def _brute_force(hand: Hand, mahjong_gb) -> list[tuple]:
             names = " ".join(NAMES[t] for t, (s, u) in sorted(options.items()) if s == best and u == most)
             s_after, u_after = options[tile]
             kept = u_after if s_after == best else 0
-            out.append((ev.seq, seat, best, s_after, kept, most, names))
+            danger = 0  # other seats whose hand (any winning form, by shape) waits on the tile
+            for other in range(4):
+                if other != seat:
+                    tiles = [NAMES[t] for t, n in sorted(concealed[other].items()) for _ in range(n)]
+                    danger += tile in {int(w) for w in waits(tiles, meld_list[other])}
+            out.append((ev.seq, seat, best, s_after, kept, most, names, danger))
             held[tile] -= 1
             seen[tile] += 1
             last_discard = tile
@@ -83,31 +91,39 @@ def _brute_force(hand: Hand, mahjong_gb) -> list[tuple]:
                     concealed[seat][t] -= 1
                     seen[t] += 1
             exposed[seat] += 1
+            meld_list[seat].append(("CHI", NAMES[middle], took - middle + 2))
         elif kind in (EventKind.PENG, EventKind.GANG):
             n = 2 if kind is EventKind.PENG else 3
             concealed[seat][int(ev.tile)] -= n
             seen[int(ev.tile)] += n
             exposed[seat] += 1
+            meld_list[seat].append((kind.value.upper(), NAMES[int(ev.tile)], 1))
         elif kind is EventKind.ANGANG:
             concealed[seat][int(ev.tile)] -= 4
             hidden_kongs[seat][int(ev.tile)] += 1
             exposed[seat] += 1
+            meld_list[seat].append(("GANG", NAMES[int(ev.tile)], 0))
         elif kind is EventKind.BUGANG:
             concealed[seat][int(ev.tile)] -= 1
             seen[int(ev.tile)] += 1
+            meld_list[seat] = [("GANG", m[1], m[2]) if m == ("PENG", NAMES[int(ev.tile)], 1) else m
+                               for m in meld_list[seat]]
     return out
 
 
 def test_two_botzone_hands_match_an_independent_brute_force(sample_hands):
     mahjong_gb = pytest.importorskip("MahjongGB")
     hands = _sample_hands(sample_hands)
-    # the first hand, and the first with a chow/pung/kong (melds change the count)
-    with_meld = next(h for h in hands if any(e.kind in (EventKind.CHI, EventKind.PENG) for e in h.events))
-    for hand in (hands[0], with_meld):
+    # the first hand (a pung in it), and the next with a chow (melds change the counts)
+    with_chi = next(h for h in hands[1:] if any(e.kind is EventKind.CHI for e in h.events))
+    dangerous = 0
+    for hand in (hands[0], with_chi):
         rows = [r for r in hand_decisions(hand) if r.kind == "discard"]
+        dangerous += sum(r.danger > 0 for r in rows)
         ours = [(r.seq, r.seat, r.shanten_before, r.shanten_after, r.useful_kept, r.useful_best,
-                 r.best_discards) for r in rows]  # fmt: skip
+                 r.best_discards, r.danger) for r in rows]  # fmt: skip
         assert ours == _brute_force(hand, mahjong_gb)
+    assert dangerous > 0  # the danger column is compared on discards that were dangerous
     # pinned: what the two hands' discards add up to (computed by the brute force above)
     first = [r for r in hand_decisions(hands[0]) if r.kind == "discard"]
     assert len(first) == len(_brute_force(hands[0], mahjong_gb)) > 20

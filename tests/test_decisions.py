@@ -114,7 +114,7 @@ def _brute_force(hand: Hand, mahjong_gb) -> list[tuple]:
 def test_two_botzone_hands_match_an_independent_brute_force(sample_hands):
     mahjong_gb = pytest.importorskip("MahjongGB")
     hands = _sample_hands(sample_hands)
-    # the first hand (a pung in it), and the next with a chow (melds change the counts)
+    # the first hand (chows and pungs in it), and the next with a chow (melds change the counts)
     with_chi = next(h for h in hands[1:] if any(e.kind is EventKind.CHI for e in h.events))
     dangerous = 0
     for hand in (hands[0], with_chi):

@@ -29,7 +29,7 @@ Counts = tuple[int, ...]  # 34 concealed counts (flowers left out)
 MeldKey = tuple[tuple[str, int, int], ...]
 
 _GUOBIAO = GuobiaoShape()
-_CACHE = 1 << 18
+_CACHE = 1 << 16
 
 
 @lru_cache(maxsize=_CACHE)

@@ -139,7 +139,10 @@ def run_task(task: Task) -> TaskResult:
 
 def _results(tasks: list[Task], jobs: int) -> Iterator[TaskResult]:
     if jobs <= 1 or len(tasks) <= 1:
-        yield from map(run_task, tasks)
+        try:
+            yield from map(run_task, tasks)
+        finally:
+            _parts.clear()  # the last part's tables are not kept past the run
         return
     yield from ordered_map(run_task, ((task,) for task in tasks), jobs)
 

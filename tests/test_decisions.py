@@ -337,3 +337,15 @@ def test_the_report_has_a_decisions_section_only_with_the_table(styled_dataset, 
     assert not mjstats.open_dataset(bare).has_table("decisions")
     build_report(bare, tmp_path / "without", periods=["all-time"])
     assert 'id="decisions"' not in (tmp_path / "without" / "all-time.html").read_text(encoding="utf-8")
+
+
+def test_a_fuzhou_profile_override_is_the_one_judged_under():
+    from mjstats.decision.stage import decisions_table
+    from mjstats.replay import fuzhou_profile
+
+    hands = _simulated("fuzhou", 4, hands=8)  # played under the seed profile
+    own, _, _ = decisions_table(hands)
+    same, _, _ = decisions_table(hands, {"fuzhou": fuzhou_profile("seed")})
+    other, _, _ = decisions_table(hands, {"fuzhou": fuzhou_profile("platform")})
+    assert own.equals(same)
+    assert not own.equals(other)  # platform plays honours: the same tiles judge differently

@@ -26,6 +26,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: the CPU count)"
     )
+    p.add_argument(
+        "--profile",
+        metavar="NAME|FILE.toml",
+        default=None,
+        help="Fuzhou rule profile for every Fuzhou hand (seed, platform or a user TOML); "
+        "default: each hand's own profile",
+    )
     add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)
@@ -36,11 +43,16 @@ def run(args: argparse.Namespace) -> int:
         raise MjstatsError("--jobs must be at least 1")
     from mjstats.decision.stage import decisions
 
+    overrides = None
+    if args.profile is not None:
+        from mjstats.replay import fuzhou_profile
+
+        overrides = {"fuzhou": fuzhou_profile(args.profile)}
     progress = None if args.quiet else ProgressLine("decisions", "hands")
     try:
         summary = decisions(
             args.dataset, jobs=args.jobs, progress=progress, wait=args.wait,
-            on_wait=waiting_notice("decisions"),
+            on_wait=waiting_notice("decisions"), overrides=overrides,
         )  # fmt: skip
     finally:
         if progress is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from mjstats.audit import PartSlicer, Task, plan_tasks
 from mjstats.decision.judge import FLAGS, KINDS, hand_decisions
 from mjstats.records import Hand
+from mjstats.replay.profile import ReplayProfile
 from mjstats.store import open_dataset
 from mjstats.store.layout import new_version
 from mjstats.store.remote import dataset_lock
@@ -83,15 +84,18 @@ class DecisionSummary:
         return out
 
 
-def decisions_table(hands: list[Hand]) -> tuple[pa.Table, Counter[str], list[str]]:
+def decisions_table(
+    hands: list[Hand], overrides: Mapping[str, ReplayProfile] | None = None
+) -> tuple[pa.Table, Counter[str], list[str]]:
     """The decision rows of ``hands`` (``ruleset`` column included), hands not judged by
-    reason, and the errors met (one line per hand that failed)."""
+    reason, and the errors met (one line per hand that failed). ``overrides`` maps a ruleset
+    to the replay profile its hands are judged under (a Fuzhou club's TOML, as for the audit)."""
     cols: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     skipped: Counter[str] = Counter()
     errors: list[str] = []
     for hand in hands:
         try:
-            rows = hand_decisions(hand)
+            rows = hand_decisions(hand, (overrides or {}).get(hand.ruleset))
         except Exception as exc:  # one broken record must not stop a run over a million hands
             skipped["replay failed"] += 1
             errors.append(f"{hand.match_id} hand {hand.hand_no}: {type(exc).__name__}: {exc}")
@@ -122,6 +126,12 @@ def _unjudged(hand: Hand) -> bool:
 
 TaskResult = tuple[pa.Table, Counter[str], list[str], int]
 _parts: dict[tuple[str, str, str, str], PartSlicer] = {}
+_overrides: Mapping[str, ReplayProfile] | None = None  # this worker's profiles by ruleset
+
+
+def _init_worker(overrides: Mapping[str, ReplayProfile] | None) -> None:
+    global _overrides
+    _overrides = overrides
 
 
 def run_task(task: Task) -> TaskResult:
@@ -133,18 +143,23 @@ def run_task(task: Task) -> TaskResult:
         _parts.clear()  # one part at a time per worker (a part's tasks run in a row)
         slicer = _parts[key] = PartSlicer(Path(version), ruleset, period, part)
     hands = slicer.hands(start, stop)
-    table, skipped, errors = decisions_table(hands)
+    table, skipped, errors = decisions_table(hands, _overrides)
     return table, skipped, errors, len(hands)
 
 
-def _results(tasks: list[Task], jobs: int) -> Iterator[TaskResult]:
+def _results(
+    tasks: list[Task], jobs: int, overrides: Mapping[str, ReplayProfile] | None
+) -> Iterator[TaskResult]:
     if jobs <= 1 or len(tasks) <= 1:
+        _init_worker(overrides)
         try:
             yield from map(run_task, tasks)
         finally:
             _parts.clear()  # the last part's tables are not kept past the run
+            _init_worker(None)
         return
-    yield from ordered_map(run_task, ((task,) for task in tasks), jobs)
+    work = ((task,) for task in tasks)
+    yield from ordered_map(run_task, work, jobs, init=_init_worker, init_args=(overrides,))
 
 
 def decisions(
@@ -156,11 +171,14 @@ def decisions(
     flush_hands: int = FLUSH_HANDS,
     wait: float | None = None,
     on_wait: Callable[[Any], None] | None = None,
+    overrides: Mapping[str, ReplayProfile] | None = None,
 ) -> DecisionSummary:
     """Judge every decision of the dataset at ``path`` and store the ``decisions`` table in it
     (a rerun replaces it). ``jobs``: worker processes (default: CPU count; 1 = this process);
-    ``progress`` is called with the hands done so far. Holds the dataset's writer lock (another
-    writer makes it wait up to ``wait`` seconds, then DatasetBusy)."""
+    ``progress`` is called with the hands done so far; ``overrides`` maps a ruleset to the replay
+    profile its hands are judged under (``{"fuzhou": fuzhou_profile("club.toml")}``; default:
+    each hand's own). Holds the dataset's writer lock (another writer makes it wait up to
+    ``wait`` seconds, then DatasetBusy)."""
     started = time.perf_counter()
     root = Path(path)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
@@ -196,7 +214,7 @@ def decisions(
                     pq.write_table(chosen, target, compression="zstd")
                 pending_hands = 0
 
-            for table, task_skipped, task_errors, n in _results(tasks, jobs):
+            for table, task_skipped, task_errors, n in _results(tasks, jobs, overrides):
                 pending.append(table)
                 pending_hands += n
                 rows += table.num_rows

@@ -75,6 +75,36 @@ def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dic
     return out
 
 
+@lru_cache(maxsize=1 << 18)
+def _suit_useful(rest: _Options, suit: Counts, groups: int, before: int) -> tuple[int, ...]:
+    """The ranks of a suit (its 9 counts) whose draw takes the hand below ``before``, the other
+    parts merged into ``rest``. Rest option sets are few (a few hundred in a whole dataset) and
+    suits repeat, so this is looked up far more often than computed."""
+    near: set[int] = set()
+    for r, n in enumerate(suit):
+        if n:
+            near.update(range(max(0, r - 2), min(9, r + 3)))
+    out = []
+    for r in sorted(near):
+        part = _suit_opts_of((*suit[:r], suit[r] + 1, *suit[r + 1 :]))
+        if _least_value(_merged(rest, part), groups) < before:
+            out.append(r)
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def _honour_useful(rest: _Options, held: Counts, groups: int, before: int) -> frozenset[int]:
+    """The counts (1-4) of a held honour whose one more copy takes the hand below ``before``
+    (``held``: the honours' sorted non-zero counts)."""
+    out = set()
+    for c in set(held):
+        changed = list(held)
+        changed[changed.index(c)] = c + 1
+        if _least_value(_merged(rest, _honour_options(tuple(sorted(changed)))), groups) < before:
+            out.add(c)
+    return frozenset(out)
+
+
 @lru_cache(maxsize=1 << 16)
 def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
     """The kinds whose draw lowers the shanten of a 13 - 3m tile hand (regular form and 七对):
@@ -85,17 +115,16 @@ def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
     regular = _least_value(_merged(rests[0], opts[0]), groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
     before = min(regular, seven)
-    out = []
-    for k in _near(counts):
-        if melds == 0 and counts[k] in (1, 3) and seven - 1 < before:
-            out.append(k)  # 1 -> 2 and 3 -> 4 make a pair for 七对
-            continue
-        if k < 27:
-            p, lo = divmod(k, 9)
-            suit = counts[9 * p : 9 * p + 9]
-            part = _suit_opts_of((*suit[:lo], suit[lo] + 1, *suit[lo + 1 :]))
-        else:
-            p, part = 3, _part(_changed(counts, k, 1), 3)
-        if _least_value(_merged(rests[p], part), groups) < before:
-            out.append(k)
+    out = set()
+    for p in range(3):
+        suit = counts[9 * p : 9 * p + 9]
+        if any(suit):
+            out.update(9 * p + r for r in _suit_useful(rests[p], suit, groups, before))
+    honours = counts[27:34]
+    if any(honours):
+        held = tuple(sorted(c for c in honours if c))
+        good = _honour_useful(rests[3], held, groups, before)
+        out.update(27 + i for i, c in enumerate(honours) if c in good)
+    if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
+        out.update(k for k, c in enumerate(counts) if c in (1, 3))
     return frozenset(out)

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from MahjongGB import MahjongFanCalculator
 
 from mjstats.errors import RuleError
-from mjstats.rules.guobiao import (
+from mjstats.rulesets.guobiao import (
     calculate_fans,
     divide,
 )

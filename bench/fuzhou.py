@@ -12,8 +12,8 @@ import random
 import time
 
 from mjstats.rules import hand as shapes
-from mjstats.rules.fuzhou.settle import settle_win
-from mjstats.rules.fuzhou.win import is_winning_hand
+from mjstats.rulesets.fuzhou.settle import settle_win
+from mjstats.rulesets.fuzhou.win import is_winning_hand
 from mjstats.tiles import ALL_KINDS, Tile
 
 TARGET = 50_000

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from mjstats.rules import hand
-from mjstats.rules.guobiao import waits as gb
+from mjstats.rulesets.guobiao import waits as gb
 from mjstats.tiles import ALL_KINDS
 
 NAMES = tuple(str(ALL_KINDS[k]) for k in range(34))

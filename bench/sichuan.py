@@ -15,7 +15,7 @@ import random
 import time
 
 from mjstats.rules import hand as shapes
-from mjstats.rules.fuzhou.settle import settle_win
+from mjstats.rulesets.fuzhou.settle import settle_win
 from mjstats.rulesets.sichuan import (
     HandEnd,
     Kong,

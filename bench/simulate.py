@@ -2,7 +2,7 @@
 
 Prints, per ruleset, the simulation rate (wall clock and CPU time) and, as the reference
 measured in the same run, the rate at which the same hands are replay-checked (Guobiao: the
-audit's replayer, mjstats.replay.replay_hand; Fuzhou: mjstats.sim.verify.check_fuzhou_hand).
+audit's replayer, mjstats.replay.replay_hand; Fuzhou: mjstats.rulesets.fuzhou.verify.check_fuzhou_hand).
 Target: >= 100 simulated hands/s per process.
 
     .venv/bin/python bench/simulate.py [--hands 1000] [--seed 1]
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mjstats.replay import replay_hand
+from mjstats.rulesets.fuzhou.verify import check_fuzhou_hand
 from mjstats.sim import SimConfig, simulate
-from mjstats.sim.verify import check_fuzhou_hand
 
 TARGET = 100.0
 

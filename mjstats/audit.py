@@ -225,7 +225,7 @@ def _add_computed_win(
 def _choose(
     hand: Hand, profile: ReplayProfile | None, overrides: Mapping[str, ReplayProfile] | None
 ) -> ReplayProfile | None:
-    """The replay profile of a hand: the forced one, else the ruleset's override (e.g. a Fuzhou
+    """The replay profile of a hand: the forced one, else the ruleset's override (e.g. from a
     user TOML), else the one registered for (ruleset, profile); None when there is none."""
     if profile is not None:
         return profile
@@ -537,14 +537,15 @@ def audit_dataset(
 
     ``jobs``: worker processes (default: CPU count; 1 = in this process). ``progress`` is called
     with the number of hands done so far. ``profile`` forces one replay profile for every hand
-    (default: each hand's own); ``overrides`` one per ruleset (``{"fuzhou": fuzhou_profile(
-    "club.toml")}``); ``batch_hands`` the hands per task (default: about four tasks per job;
+    (default: each hand's own); ``overrides`` one per ruleset name (its ``user_profile`` part
+    applied to, say, ``"club.toml"``); ``batch_hands`` the hands per task (default: about four tasks per job;
     tasks never split a match, so checks across its hands see all of them). Rejected records are
     counted, never replayed. The run holds the dataset's writer lock throughout (another writer
     makes it wait up to ``wait`` seconds, then DatasetBusy).
     """
     started = time.perf_counter()
-    root = Path(path)
+    # a URL (s3://, memory://) is replayed from the local snapshot its reader takes (store.snapshot)
+    root = path if is_url(path) else Path(path)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     # one writer from the read to the store: no change may come in between
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:

@@ -39,7 +39,7 @@ __all__ = [
 class EventKind(StrEnum):
     """What happened at one step of a hand. The values are the canonical format's ``k`` field."""
 
-    DEAL = "deal"  # seat receives its starting tiles (13 Guobiao; 16, dealer 17 Fuzhou)
+    DEAL = "deal"  # seat receives its starting tiles (the ruleset's hand size; the dealer may get one more)
     DRAW = "draw"  # seat draws one tile; ``tail`` = from the wall's tail (replacement)
     DISCARD = "discard"  # seat discards ``tile``
     CHI = "chi"  # seat chows the last discard; ``tile`` = middle tile, ``claimed`` = the discard
@@ -48,7 +48,7 @@ class EventKind(StrEnum):
     ANGANG = "angang"  # concealed kong of four held ``tile``
     BUGANG = "bugang"  # adds ``tile`` to its own exposed pung
     FLOWER = "flower"  # seat sets aside flower ``tile`` (a replacement DRAW with tail=True follows)
-    GOLD = "gold"  # the tile turned up as gold (Fuzhou); a flower here goes to the dealer
+    GOLD = "gold"  # the tile turned up as gold (a wild); a flower turned up goes to the dealer
     IGNORED = "ignored"  # a claim on the same discard that lost: ``claim`` = its kind
     HU = "hu"  # seat wins with ``tile``; ``from_seat`` = discarder / robbed konger
     HUANG = "huang"  # exhaustive draw: the wall ran out
@@ -68,8 +68,8 @@ class WinKind(StrEnum):
     """How a win came about, where it is not a plain discard win or self-draw."""
 
     ROB_KONG = "rob_kong"  # 抢杠和: won on another's added kong
-    ROB_GOLD = "rob_gold"  # 抢金 (Fuzhou): won with the face-up gold on the first turn
-    THREE_GOLDS = "three_golds"  # 三金倒 (Fuzhou): three golds held, any shape
+    ROB_GOLD = "rob_gold"  # 抢金: won with the face-up gold on the first turn
+    THREE_GOLDS = "three_golds"  # 三金倒: three golds held, any shape
     HEAVENLY = "heavenly"  # 天和: dealer complete at the start
 
 
@@ -111,7 +111,7 @@ EVENT_FIELDS = Event._fields
 
 @dataclass(frozen=True, slots=True)
 class FanEntry:
-    """One fan (Guobiao) or scoring item (Fuzhou) as a platform recorded it."""
+    """One fan or scoring item (花番, 金番, a pattern) as a platform recorded it."""
 
     name: str
     count: int = 1
@@ -119,7 +119,7 @@ class FanEntry:
 
 
 class PaymentReason(StrEnum):
-    """Why points changed hands. A hand may hold several (Sichuan: kongs paid mid-hand, a
+    """Why points changed hands. A hand may hold several (kongs paid mid-hand, a
     settlement at the end), so each recorded payment says which."""
 
     WIN = "win"  # paid for a win (Payment.win_no says which)
@@ -143,15 +143,15 @@ class Payment:
 @dataclass(frozen=True, slots=True)
 class Win:
     """One win of a hand as the platform recorded it (a hand may hold several: 一炮多响,
-    duplicate MCR's ``H1H3``, Sichuan's play after a win)."""
+    duplicate MCR's ``H1H3``, play going on after a win)."""
 
     winner: int | None = None
     loser: int | None = None  # discarder (or robbed konger); None on self-draw
     win_tile: Tile | None = None
     self_drawn: bool = False
-    fan_total: int | None = None  # recorded total (Guobiao: flowers included)
+    fan_total: int | None = None  # recorded total (flower fans included where they count)
     fans: tuple[FanEntry, ...] = ()
-    pattern: str | None = None  # Fuzhou: the recorded pattern (三金倒, 金雀, ...)
+    pattern: str | None = None  # the recorded pattern where the rules have them (三金倒, 金雀, ...)
 
 
 _WIN_FIELDS = ("winner", "loser", "win_tile", "self_drawn", "fan_total", "fans", "pattern")
@@ -271,7 +271,7 @@ class Hand:
 
     match_id: str
     hand_no: int
-    ruleset: str  # "guobiao" | "fuzhou"
+    ruleset: str  # a registered ruleset name (mjstats.rulesets.recorded_names())
     profile: str  # rule profile the platform played: "botzone", "standard", "seed", ...
     dealer: int
     prevalent_wind: int
@@ -280,7 +280,7 @@ class Hand:
     players: tuple[str, ...] = ("", "", "", "")  # player name per seat
     styles: tuple[str, ...] = ()  # bot style per seat (simulated data), else empty
     streak: int = 0  # dealer streak (连庄数) in force during this hand
-    gold: Tile | None = None  # Fuzhou: the gold kind
+    gold: Tile | None = None  # the gold (wild) kind, where the rules turn one up
     wall: tuple[Tile, ...] | None = None  # full wall order where the record has it
     dice: tuple[int, ...] | None = None
     started_at: str | None = None  # ISO 8601 timestamp, where known

@@ -42,7 +42,7 @@ __all__ = [
     "tile_counts",
 ]
 
-NUM_KINDS = 34  # suited and honour kinds: the kinds a Guobiao hand can hold
+NUM_KINDS = 34  # suited and honour kinds: the kinds a playing hand can hold
 NUM_TILES = 42  # with the eight flowers
 
 _SUIT_LETTERS = "WTB"  # Botzone suit letters, in code order

@@ -7,8 +7,9 @@ import random
 from collections.abc import Callable
 
 from mjstats.records import Event, EventKind, Hand, Outcome, Result
-from mjstats.rules.fuzhou import load_profile
-from mjstats.sim.walls import FUZHOU_SET, GUOBIAO_SET
+from mjstats.rulesets.fuzhou import load_profile
+from mjstats.rulesets.fuzhou.sim_game import WALL_SET as FUZHOU_SET
+from mjstats.rulesets.guobiao.sim_game import WALL_SET as GUOBIAO_SET
 from mjstats.tiles import Tile
 
 SEED_FLOWERS = load_profile("seed").flower_kinds

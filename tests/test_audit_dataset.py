@@ -13,7 +13,7 @@ from mjstats.audit import AUDIT_SCHEMAS, audit_dataset
 from mjstats.cli import main
 from mjstats.formats.botzone import read_botzone
 from mjstats.records import Hand, Outcome
-from mjstats.replay import BOTZONE
+from mjstats.rulesets.guobiao.replay_botzone import BOTZONE
 from mjstats.store import SourceInput, ingest_sources, open_dataset
 from tests.faults import FAULTS
 from tests.test_replay_oracle import SAMPLE, sample_hands

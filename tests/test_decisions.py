@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mjstats.decision import hand_decisions
-from mjstats.decision.incremental import guobiao_discard_shanten, guobiao_useful
 from mjstats.integrity.useful import useful_kinds
 from mjstats.records import EventKind, Hand
-from mjstats.sim.shapes import GuobiaoShape
+from mjstats.rulesets.guobiao.incremental import guobiao_discard_shanten, guobiao_useful
+from mjstats.rulesets.guobiao.shape import GuobiaoShape
 from mjstats.tiles import ALL_KINDS
 
 NAMES = [ALL_KINDS[k].botzone for k in range(34)]
@@ -30,7 +30,7 @@ def _brute_force(hand: Hand, mahjong_gb) -> list[tuple]:
     """(seq, seat, shanten_before, shanten_after, useful_kept, useful_best, best_discards,
     danger) per discard, from a plain walk of the events, PyMahjongGB's shanten and useful tiles
     (regular form and seven pairs, the forms mjstats judges) and the Guobiao wait function."""
-    from mjstats.rules.guobiao.waits import waits
+    from mjstats.rulesets.guobiao.waits import waits
 
     concealed = [Counter() for _ in range(4)]
     exposed = [0] * 4  # melds set down
@@ -159,7 +159,7 @@ def _random_counts(rng: random.Random, size: int) -> tuple[int, ...]:
 def test_incremental_shanten_equals_the_engine(seed, melds):
     rng = random.Random(seed)
     hand = _random_counts(rng, 13 - 3 * melds)
-    assert guobiao_useful(hand, melds) == useful_kinds(hand, melds, None)
+    assert guobiao_useful(hand, melds) == useful_kinds(hand, melds, None, "guobiao")
     full = list(_random_counts(rng, 14 - 3 * melds))
     kinds = [t for t in range(34) if full[t]]
     shape = GuobiaoShape()
@@ -341,7 +341,7 @@ def test_the_report_has_a_decisions_section_only_with_the_table(styled_dataset, 
 
 def test_a_fuzhou_profile_override_is_the_one_judged_under():
     from mjstats.decision.stage import decisions_table
-    from mjstats.replay import fuzhou_profile
+    from mjstats.rulesets.fuzhou.replay import fuzhou_profile
 
     hands = _simulated("fuzhou", 4, hands=8)  # played under the seed profile
     own, _, _ = decisions_table(hands)

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from mjstats.cli import main
-from mjstats.cli.fuzhou_fan import flowers_option, parse_melds
 from mjstats.errors import InvalidHand
+from mjstats.rulesets.fuzhou.cli_fan import flowers_option, parse_melds
 from mjstats.tiles import parse_tiles
 
 EXAMPLE_TWO = [

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from mjstats.errors import ProfileError
-from mjstats.rules.fuzhou.profiles import BUILTIN_PROFILES, Profile, load_profile, parse_profile
+from mjstats.rulesets.fuzhou.profiles import BUILTIN_PROFILES, Profile, load_profile, parse_profile
 
 
 def test_seed_profile_follows_the_reference():

@@ -8,9 +8,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
-from mjstats.rules.fuzhou.profiles import parse_profile
-from mjstats.rules.fuzhou.settle import flower_fan, flower_groups, kong_fan, settle_win
-from mjstats.rules.fuzhou.turns import DealerState, next_dealer
+from mjstats.rulesets.fuzhou.profiles import parse_profile
+from mjstats.rulesets.fuzhou.settle import flower_fan, flower_groups, kong_fan, settle_win
+from mjstats.rulesets.fuzhou.turns import DealerState, next_dealer
 from mjstats.tiles import ALL_KINDS, parse_tiles
 
 T = parse_tiles

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mjstats.errors import RuleError
-from mjstats.rules.fuzhou.turns import (
+from mjstats.rulesets.fuzhou.turns import (
     ClaimDecision,
     DealerState,
     GoldReveal,
@@ -62,7 +62,7 @@ def test_chow_only_from_the_player_before():
 
 def test_gold_discard_switch():
     assert may_discard_gold("seed") and may_discard_gold("platform")
-    from mjstats.rules.fuzhou.profiles import parse_profile
+    from mjstats.rulesets.fuzhou.profiles import parse_profile
 
     forbidden = parse_profile('gold_discard = "forbidden"')
     assert not may_discard_gold(forbidden)

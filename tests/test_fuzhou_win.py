@@ -12,7 +12,7 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
 from mjstats.errors import InvalidHand
-from mjstats.rules.fuzhou.win import (
+from mjstats.rulesets.fuzhou.win import (
     has_golden_dragon,
     has_golden_pair,
     is_idle_gold,

@@ -1,4 +1,4 @@
-"""Differential tests: mjstats.rules.guobiao against the PyMahjongGB 1.3.0 oracle.
+"""Differential tests: mjstats.rulesets.guobiao against the PyMahjongGB 1.3.0 oracle.
 
 Fast: 5,000 seeded generated hands and one crafted hand per fan (82). Slow (-m slow): 100,000
 hands, every fan of the table seen at least once. Agreement means the same fans, in the same
@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from mjstats.rules.guobiao import FANS, calculate_fans
+from mjstats.rulesets.guobiao import FANS, calculate_fans
 from tests.test_guobiao_handgen import Case, HandGenerator, compare
 
 pytest.importorskip("MahjongGB")

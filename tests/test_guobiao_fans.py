@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.errors import InvalidHand, NotWinningHand, ProfileError, RuleError
-from mjstats.rules.guobiao import (
+from mjstats.rulesets.guobiao import (
     FAN_BY_NAME,
     FANS,
     calculate_fans,

@@ -76,7 +76,7 @@ ORACLE_CATEGORY = {
 def ours(case: Case):
     """Our result in the oracle's shape, or the error category."""
     from mjstats.errors import InvalidHand, NotWinningHand
-    from mjstats.rules.guobiao import calculate_fans
+    from mjstats.rulesets.guobiao import calculate_fans
 
     hand, melds, win = case.our_args()
     try:

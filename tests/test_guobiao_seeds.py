@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjstats.rules.guobiao import calculate_fans
+from mjstats.rulesets.guobiao import calculate_fans
 
 
 def fans(result) -> dict[str, int]:

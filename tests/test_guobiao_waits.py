@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mjstats.errors import InvalidHand
-from mjstats.rules.guobiao.waits import (
+from mjstats.rulesets.guobiao.waits import (
     KNITTED_STRAIGHTS,
     TERMINALS_AND_HONOURS,
     hand_counts,

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from mjstats.rules.guobiao.waits import (
+from mjstats.rulesets.guobiao.waits import (
     KNITTED_STRAIGHTS,
     TERMINALS_AND_HONOURS,
     shanten,

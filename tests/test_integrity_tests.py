@@ -10,7 +10,7 @@ from mjstats.integrity import run_integrity
 from mjstats.integrity.tracker import draws_of
 from mjstats.integrity.useful import useful_kinds
 from mjstats.records import Event, EventKind, Hand
-from mjstats.rules.guobiao.waits import waits
+from mjstats.rulesets.guobiao.waits import waits
 from mjstats.sim import SimConfig, simulate
 from mjstats.sim.rig import Rig
 from mjstats.tiles import Tile, parse_tiles, tile_counts

@@ -291,8 +291,9 @@ def test_any_results_survive_the_dataset_tables(items: list[tuple[Hand, Result]]
 
 
 def test_botzone_allows_one_winner_and_explain_shows_every_win() -> None:
-    from mjstats.replay import BOTZONE, replay_hand
+    from mjstats.replay import replay_hand
     from mjstats.replay.explain import explain_hand
+    from mjstats.rulesets.guobiao.replay_botzone import BOTZONE
 
     hand = _two_winner_hand()
     botzone = replay_hand(hand, BOTZONE)

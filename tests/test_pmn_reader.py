@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from mjstats.formats import FORMATS, reader_for
 from mjstats.formats.canonical import hand_to_json
-from mjstats.formats.fan_names import FAN_NAME_BY_ID, OUR_FAN_NAMES, fan_name_of_id
 from mjstats.formats.pmn import read_pmn
 from mjstats.records import EventKind, Hand, Outcome, Reject
-from mjstats.replay import DUPLICATE, MCR, replay_hand
+from mjstats.replay import replay_hand
+from mjstats.rulesets.guobiao.fan_names import FAN_NAME_BY_ID, OUR_FAN_NAMES, fan_name_of_id
+from mjstats.rulesets.guobiao.replay_mcr import DUPLICATE, MCR
 from mjstats.tiles import parse_tiles
 
 DATA = Path(__file__).parent / "data" / "pmn"

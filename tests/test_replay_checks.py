@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.records import Event, EventKind, Hand, Outcome, Result
-from mjstats.replay import CATALOGUE, BotzoneProfile, Severity, replay_hand
+from mjstats.replay import CATALOGUE, Severity, replay_hand
+from mjstats.rulesets.guobiao.replay_botzone import BotzoneProfile
 from mjstats.tiles import ALL_KINDS, parse_tile
 from tests.faults import _with_events
 from tests.test_replay_oracle import ORACLE, oracle_win, sample_hands

@@ -10,7 +10,8 @@ import pytest
 
 from mjstats.formats.canonical import hand_to_json
 from mjstats.records import Outcome
-from mjstats.replay import BOTZONE, replay_hand
+from mjstats.replay import replay_hand
+from mjstats.rulesets.guobiao.replay_botzone import BOTZONE
 from tests.faults import FAULTS, Fault
 from tests.test_replay_oracle import sample_hands
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from mjstats.cli import main
 from mjstats.formats.canonical import read_canonical
 from mjstats.records import Event, EventKind, Hand, Outcome
-from mjstats.replay import CATALOGUE, fuzhou_profile, profile_for, replay_hand
-from mjstats.replay.fuzhou import FuzhouSequence
-from mjstats.rules.fuzhou import load_profile
+from mjstats.replay import CATALOGUE, profile_for, replay_hand
+from mjstats.rulesets.fuzhou import load_profile
+from mjstats.rulesets.fuzhou.replay import FuzhouSequence, fuzhou_profile
 from mjstats.store import SourceInput, ingest_sources, open_dataset
 from mjstats.tiles import parse_tile
 

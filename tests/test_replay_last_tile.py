@@ -13,7 +13,7 @@ from collections import Counter
 
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Result
 from mjstats.replay import replay_hand
-from mjstats.rules.guobiao import calculate_fans, guobiao_payments
+from mjstats.rulesets.guobiao import calculate_fans, guobiao_payments
 from mjstats.tiles import ALL_KINDS, parse_tiles
 
 WALL, DEALT = 34, 13

@@ -17,15 +17,8 @@ from MahjongGB import MahjongFanCalculator
 from mjstats.errors import NotWinningHand
 from mjstats.formats.botzone import read_botzone
 from mjstats.records import Hand, Outcome
-from mjstats.replay import (
-    BOTZONE,
-    BotzoneProfile,
-    ComputedFan,
-    ComputedWin,
-    Meld,
-    WinContext,
-    replay_hand,
-)
+from mjstats.replay import ComputedFan, ComputedWin, Meld, WinContext, replay_hand
+from mjstats.rulesets.guobiao.replay_botzone import BOTZONE, BotzoneProfile
 from mjstats.tiles import ALL_KINDS
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "botzone" / "sample.txt"

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mjstats.rulesets.fuzhou.shape import FuzhouShape
+from mjstats.rulesets.guobiao.shape import GuobiaoShape
 from mjstats.sim.bots import STYLES, Bot
-from mjstats.sim.shapes import FuzhouShape, GuobiaoShape
 from mjstats.sim.table import Table
 from mjstats.tiles import parse_tiles
 

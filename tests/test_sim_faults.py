@@ -14,9 +14,9 @@ from mjstats.cli import main
 from mjstats.formats.canonical import read_canonical
 from mjstats.records import Hand
 from mjstats.replay import replay_hand
+from mjstats.rulesets.fuzhou.verify import check_fuzhou_hand
 from mjstats.sim import FAULT_KINDS, SimConfig, simulate
 from mjstats.sim.faults import inject_fault
-from mjstats.sim.verify import check_fuzhou_hand
 from mjstats.store import SourceInput, ingest_sources, open_dataset
 
 # The check each fault kind must trip (docs/audit.md).
@@ -71,7 +71,7 @@ def test_each_fault_trips_its_check(run: Path) -> None:
 
 
 def test_fuzhou_faults_are_caught_by_the_simulator_self_check() -> None:
-    """Every fault kind, injected into any hand, also breaks mjstats.sim.verify's replay check."""
+    """Every fault kind, injected into any hand, also breaks mjstats.rulesets.fuzhou.verify's replay check."""
     rng = random.Random(5)
     kinds: Counter[str] = Counter()
     for hand in simulate(SimConfig("fuzhou", 160, seed=8)):

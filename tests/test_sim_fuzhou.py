@@ -1,5 +1,5 @@
 """Simulated Fuzhou hands: the event grammar of docs/simulation.md, the wall model, the special
-wins, dealer streaks, and a clean replay check (mjstats.sim.verify) of 1,000 hands."""
+wins, dealer streaks, and a clean replay check (mjstats.rulesets.fuzhou.verify) of 1,000 hands."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from mjstats.formats.canonical import read_canonical, write_canonical
 from mjstats.records import EventKind, Hand, Outcome, WinKind
-from mjstats.rules.fuzhou import DealerState, load_profile, next_dealer
+from mjstats.rulesets.fuzhou import DealerState, load_profile, next_dealer
+from mjstats.rulesets.fuzhou.verify import check_fuzhou_hand
 from mjstats.sim import SimConfig, simulate
-from mjstats.sim.verify import check_fuzhou_hand
 from mjstats.store import SourceInput, ingest_sources, iter_hands
 
 N = 1_000

@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.replay import replay_hand
+from mjstats.rulesets.fuzhou.verify import check_fuzhou_hand
 from mjstats.sim import SimConfig, parse_players, simulate
 from mjstats.sim.bots import styles_for
-from mjstats.sim.verify import check_fuzhou_hand
 
 
 def _players(ruleset: str) -> st.SearchStrategy[str]:

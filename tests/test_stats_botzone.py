@@ -12,7 +12,7 @@ import pytest
 from mjstats.cli import main
 from mjstats.formats.botzone import read_botzone
 from mjstats.records import EventKind, Hand
-from mjstats.rules.guobiao.waits import shanten
+from mjstats.rulesets.guobiao.waits import shanten
 from mjstats.stats import compute, compute_all, fan_frequencies, result_rows, win_rates
 from mjstats.store import SourceInput, ingest_sources, write_derived
 from mjstats.tiles import Tile

@@ -138,7 +138,7 @@ def test_property_random_datasets(seed, n, key):
 
 def test_gold_rows_line_up_with_their_hands_in_a_mixed_dataset(random_ds):
     """Hand ids of the Fuzhou pass must match the base tables even with Guobiao parts around."""
-    from mjstats.stats.gold import gold_seat_table
+    from mjstats.rulesets.fuzhou.gold import gold_seat_table
     from mjstats.stats.tables import base_tables
 
     table = gold_seat_table(random_ds)

@@ -188,7 +188,7 @@ def test_compute_all_reports_the_gold_scan(tmp_path):
 
 def test_reads_gold_rows_names_exactly_the_metrics_that_scan_gold(tmp_path):
     """compute_all prefetches the gold scan (with progress) only for these metrics: keep it true."""
-    from mjstats.stats import gold
+    from mjstats.rulesets.fuzhou import gold
     from mjstats.stats.registry import METRICS
     from mjstats.stats.tables import _DERIVED
 

@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjstats.rules.guobiao.waits import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS, shanten
+from mjstats.rulesets.guobiao.waits import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS, shanten
 from mjstats.stats.outcomes import _shanten_engines
 
 ENGINE = _shanten_engines()["guobiao"]

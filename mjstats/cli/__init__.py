@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from mjstats import __version__
 from mjstats.errors import MjstatsError
+from mjstats.rulesets import recorded
 
 # Subcommands in the order `mjstats --help` lists them: the module that defines each one, and its
 # one-line help (the module's parser repeats it; a test keeps the two equal). A run imports only
@@ -42,7 +43,8 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     enough for ``mjstats --help``); the other commands are listed with their help only."""
     parser = argparse.ArgumentParser(
         prog="mjstats",
-        description="Chinese mahjong records to trustworthy statistics (Guobiao, Fuzhou).",
+        description="Chinese mahjong records to trustworthy statistics "
+        f"({', '.join(r.title for r in recorded())}).",
     )
     parser.add_argument("--version", action="version", version=f"mjstats {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

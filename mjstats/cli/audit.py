@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
 from mjstats.progress import ProgressLine
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and audited_hands in the dataset (a rerun replaces them). The check catalogue is in "
         "docs/audit.md.",
     )
-    # a URL (s3://..., memory://...) stays a string: the Dask runner reads it through fsspec
-    p.add_argument("dataset", type=lambda t: t if "://" in t else Path(t), metavar="DATASET")
+    # a URL (s3://..., memory://...) stays a string: read through fsspec (docs/scaling.md)
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--jobs",
         "-j",
@@ -54,8 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--profile",
         metavar="NAME|FILE.toml",
         default=None,
-        help="Fuzhou rule profile for every Fuzhou hand (seed, platform or a user TOML); "
-        "default: each hand's own profile",
+        help="rule profile (a built-in name such as seed or platform, or a user TOML) for every "
+        "hand of the rulesets that take one; default: each hand's own profile",
     )
     add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
@@ -74,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
     overrides = _overrides(args.profile)
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
-        if args.scheduler is not None or isinstance(args.dataset, str):
+        if args.scheduler is not None:  # a URL without one: the process pool, on its snapshot
             from mjstats.distributed import audit_distributed
 
             if args.jobs is not None:
-                raise MjstatsError("--jobs is the local process pool: not with --scheduler or a URL")
+                raise MjstatsError("--jobs is the local process pool: not with --scheduler")
             summary = audit_distributed(
                 args.dataset, scheduler=args.scheduler, progress=progress, overrides=overrides,
                 wait=args.wait,
@@ -96,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _overrides(profile: str | None) -> dict[str, object] | None:
-    """``--profile``: the Fuzhou replay profile of a rule profile name or TOML file."""
+    """``--profile``: per ruleset that takes user rule profiles, the replay profile of a rule
+    profile name or TOML file."""
     if profile is None:
         return None
-    from mjstats.replay import fuzhou_profile
+    from mjstats.rulesets import recorded
 
-    return {"fuzhou": fuzhou_profile(profile)}
+    return {r.name: r.load(r.user_profile)(profile) for r in recorded() if r.user_profile is not None}
 
 
 def _explain(args: argparse.Namespace) -> int:

@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--profile",
         metavar="NAME|FILE.toml",
         default=None,
-        help="Fuzhou rule profile for every Fuzhou hand (seed, platform or a user TOML); "
-        "default: each hand's own profile",
+        help="rule profile (a name or a user TOML) for every hand of the rulesets that take "
+        "one, as for the audit; default: each hand's own profile",
     )
     add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
@@ -44,10 +44,10 @@ def run(args: argparse.Namespace) -> int:
     from mjstats.decision.stage import decisions
 
     overrides = None
-    if args.profile is not None:
-        from mjstats.replay import fuzhou_profile
+    if args.profile is not None:  # as the audit: each ruleset that takes user rule profiles
+        from mjstats.rulesets import recorded
 
-        overrides = {"fuzhou": fuzhou_profile(args.profile)}
+        overrides = {r.name: r.load(r.user_profile)(args.profile) for r in recorded() if r.user_profile}
     progress = None if args.quiet else ProgressLine("decisions", "hands")
     try:
         summary = decisions(

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from mjstats.errors import MjstatsError
 from mjstats.filters import require_known, split_values
+from mjstats.rulesets import recorded_names
+from mjstats.store.fs import dataset_location
 from mjstats.store.layout import dataset_containing
 
 if TYPE_CHECKING:
@@ -24,11 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write every hand of a dataset in mjstats' canonical format "
         "(docs/format.md), to a file (written atomically) or to standard output.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument("--format", "-f", default="canonical", choices=["canonical"])
     p.add_argument("--out", "-o", type=Path, default=None, help="output file (default: stdout)")
     p.add_argument("--ruleset", default=None, metavar="R[,R...]",
-                   help="only hands of these rulesets (guobiao, fuzhou)")
+                   help=f"only hands of these rulesets ({', '.join(recorded_names())})")
     p.add_argument("--period", default=None, metavar="P[,P...]",
                    help="only hands of these periods (months YYYY-MM, or undated)")
     p.add_argument("--force", action="store_true", help="replace an existing output file")

@@ -6,16 +6,11 @@ Errors (not a win, impossible input) reach mjstats.cli.main, which prints them a
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Callable
+from types import ModuleType
 
-from mjstats.cli import fuzhou_fan
 from mjstats.errors import InvalidHand
-from mjstats.rulesets.sichuan import cli_fan as sichuan_fan
-from mjstats.tiles import parse_tile, parse_tiles
-
-# Rule sets this command can score; each entry reads the parsed arguments and prints.
-RULES: dict[str, Callable[[argparse.Namespace], int]] = {}
+from mjstats.rulesets import RECORDS_RULESET, get, names
+from mjstats.tiles import Tile, parse_tile, parse_tiles
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,23 +40,44 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="0-3 = E S W N (default 0)")
     p.add_argument("--round-wind", type=int, default=0, choices=range(4), metavar="N",
                    help="0-3 = E S W N (default 0)")
-    p.add_argument("--flowers", type=fuzhou_fan.flowers_option, default=0, metavar="N",
-                   help="flower tiles (1 fan each); fuzhou: the tiles, e.g. \"F1 H2\"")
-    p.add_argument("--rules", default="guobiao", choices=sorted(RULES), help="rule set (default guobiao)")
+    p.add_argument("--flowers", type=flowers_option, default=0, metavar="N",
+                   help="flower tiles: a count (1 fan each) or, where groups count, the tiles, "
+                   'e.g. "F1 H2"')
+    p.add_argument("--rules", default=RECORDS_RULESET, choices=sorted(names()),
+                   help=f"rule set (default {RECORDS_RULESET})")
     p.add_argument("--profile", default=None, metavar="P",
-                   help="rule profile of the rule set (guobiao: standard, platform_extras, "
-                   "platform_extras_lianzhong)")
+                   help="rule profile of the rule set (its options group below lists them)")
     p.add_argument("--heavenly", action="store_true", help="claim 天和 (platform_extras profiles)")
     p.add_argument("--earthly", action="store_true", help="claim 地和 (platform_extras profiles)")
     p.add_argument("--human", action="store_true", help="claim 人和 (platform_extras profiles)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    fuzhou_fan.add_fuzhou_options(p)
-    sichuan_fan.add_sichuan_options(p)
+    for name in names():  # each rule set's own options, in a group of its own
+        fan_cli(name).add_options(p)
     p.set_defaults(func=run)
 
 
+def fan_cli(ruleset: str) -> ModuleType:
+    """The rule set's fan command part (its registry ``fan_cli``): add_options(parser), run(args)."""
+    spec = get(ruleset)
+    module: ModuleType = spec.load(spec.fan_cli)
+    return module
+
+
 def run(args: argparse.Namespace) -> int:
-    return RULES[args.rules](args)
+    code: int = fan_cli(args.rules).run(args)
+    return code
+
+
+def flowers_option(text: str) -> int | tuple[Tile, ...]:
+    """``--flowers``: a count (``2``) or the flower tiles themselves (``"F1 H2 J3"``, for rule
+    sets where groups of four count)."""
+    stripped = text.strip()
+    if stripped.isdigit():
+        return int(stripped)
+    try:
+        return parse_tiles(stripped)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a count or flower tiles: {text!r} ({exc})") from None
 
 
 def parse_melds(text: str) -> list[tuple[str, str, int]]:
@@ -82,63 +98,4 @@ def parse_melds(text: str) -> list[tuple[str, str, int]]:
     return melds
 
 
-def _guobiao(args: argparse.Namespace) -> int:
-    from mjstats.rules.guobiao import calculate_fans, meets_minimum
-
-    hand = [t.botzone for t in parse_tiles(args.hand)]
-    win = parse_tile(args.win).botzone
-    result = calculate_fans(
-        hand,
-        parse_melds(args.melds),
-        win,
-        flowers=args.flowers,
-        self_drawn=args.self_drawn,
-        fourth_tile=args.fourth_tile,
-        kong_win=args.kong_win,
-        last_tile=args.last_tile,
-        seat_wind=args.seat_wind,
-        round_wind=args.round_wind,
-        profile=args.profile or "standard",
-        heavenly=args.heavenly,
-        earthly=args.earthly,
-        human=args.human,
-    )
-    if args.json:
-        print(json.dumps({
-            "rules": "guobiao",
-            "profile": result.profile,
-            "form": result.form,
-            "total": result.total,
-            "fan_total": result.fan_total,
-            "meets_minimum": meets_minimum(result),
-            "fans": [
-                {"name": f.name, "name_en": f.name_en, "points": f.points, "count": f.count,
-                 "tiles": [[str(t) for t in group] for group in f.tiles]}
-                for f in result.fans
-            ],
-            "sets": [{"kind": k, "tiles": [str(t) for t in tiles], "exposed": exposed}
-                     for k, tiles, exposed in result.sets],
-        }, ensure_ascii=False))
-        return 0
-    width = max(len(f.name_en) for f in result.fans)
-    cn_width = max(_display_width(f.name) for f in result.fans)
-    for f in result.fans:
-        points = f"{f.points}" if f.count == 1 else f"{f.points} x {f.count}"
-        groups = " | ".join(" ".join(map(str, g)) for g in f.tiles if g)
-        name = f.name + " " * (cn_width - _display_width(f.name))
-        print(f"{f.total:>3}  {name}  {f.name_en:<{width}}  {points:<7} {groups}".rstrip())
-    note = "" if meets_minimum(result) else "  (below the 8-fan minimum)"
-    print(f"total {result.total}{note}")
-    return 0
-
-
-def _display_width(text: str) -> int:
-    # CJK characters take two terminal columns.
-    return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in text)
-
-
-RULES["guobiao"] = _guobiao
-RULES["fuzhou"] = fuzhou_fan.run
-RULES["sichuan"] = sichuan_fan.run
-
-__all__ = ["RULES", "parse_melds", "register", "run"]
+__all__ = ["fan_cli", "flowers_option", "parse_melds", "register", "run"]

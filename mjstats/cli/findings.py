@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from mjstats.filters import split_values
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "check, severity, expected and recorded values, message, and the file and line the hand "
         "was read from. Sorted by match, hand and event; the count goes to standard error.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument("--check", default=None, metavar="CODE[,CODE...]", help="only these check codes")
     p.add_argument("--severity", default=None, metavar="S", help="only this severity (error, warning, info)")
     p.add_argument("--match", default=None, metavar="ID[,ID...]", help="only these matches")

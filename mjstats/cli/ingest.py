@@ -14,6 +14,7 @@ from mjstats.formats.detect import InputFile, detect_format, is_companion, list_
 from mjstats.formats.limits import DEFAULT_MAX_RATIO, DEFAULT_MAX_RECORD_BYTES, input_limits
 from mjstats.progress import ProgressLine
 from mjstats.records import shorten
+from mjstats.store.fs import dataset_location
 from mjstats.store.sources import SourceInput
 
 AUTO = "auto"
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the records' format (default: auto, told from each file's first bytes); "
         "folders are read recursively, hidden files skipped",
     )
-    p.add_argument("--out", "-o", required=True, type=Path, metavar="DATASET")
+    p.add_argument("--out", "-o", required=True, type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--jobs", "-j", type=int, default=os.cpu_count() or 1,
         help="processes parsing large inputs (default: CPU count); the dataset is the same for any N",
@@ -122,7 +123,8 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
-    from mjstats.store import ingest_sources, open_dataset  # pyarrow: only when ingesting
+    from mjstats.store import ingest_sources  # pyarrow: only when ingesting
+    from mjstats.store.reader import live_version
 
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
@@ -165,8 +167,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if not args.quiet:
-        with open_dataset(args.out) as ds:
-            version = ds.path.name
+        version = live_version(args.out)  # a URL dataset: no snapshot just for its name
         print(
             f"ingested {len(summary.sources)} source(s) into {args.out} ({version})\n"
             f"  matches {summary.matches:,}   hands {summary.hands:,} "

@@ -8,7 +8,9 @@ import csv
 import json
 import math
 import sys
-from pathlib import Path
+
+from mjstats.rulesets import recorded_names
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,11 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and scores adjusted for the dealer. All p-values are corrected together "
         "(Benjamini-Hochberg, FDR 5%%). See docs/integrity.md.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--by", choices=("seat", "player"), default="seat", help="group by seat (default) or player"
     )
-    p.add_argument("--ruleset", choices=("guobiao", "fuzhou"), default=None, help="only this ruleset")
+    p.add_argument("--ruleset", choices=recorded_names(), default=None, help="only this ruleset")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="a JSON array of rows")
     fmt.add_argument("--csv", action="store_true", help="CSV with a header row")

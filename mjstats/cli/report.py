@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mjstats.rulesets import recorded_names
+from mjstats.store.fs import dataset_location
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -15,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "per flagged hand and an index linking them. Pages work offline and the same dataset always "
         "gives the same bytes. See docs/reports.md.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     which = p.add_mutually_exclusive_group()
     which.add_argument(
         "--period",
@@ -29,7 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="all time, every month and the undated hands (the default)",
     )
     p.add_argument("--weekly", action="store_true", help="also a page for every ISO week")
-    p.add_argument("--ruleset", metavar="R", help="only this ruleset's hands (guobiao, fuzhou)")
+    p.add_argument("--ruleset", metavar="R",
+                   help=f"only this ruleset's hands ({', '.join(recorded_names())})")
     p.add_argument(
         "--out",
         "-o",

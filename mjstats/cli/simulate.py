@@ -1,4 +1,4 @@
-"""``mjstats simulate``: bots play Guobiao or Fuzhou matches; the hands are written as canonical
+"""``mjstats simulate``: bots play matches of a simulated ruleset; the hands are written as canonical
 JSON Lines (and, with --faults, the list of injected faults beside them)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 from mjstats.errors import MjstatsError
 from mjstats.progress import ProgressLine
 from mjstats.records import Hand
+from mjstats.rulesets import get, rulesets
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,20 +24,21 @@ def register(sub: argparse._SubParsersAction) -> None:
         "about that share of hands carries one recorded defect each, listed in "
         "FILE.faults.jsonl (match_id, hand_no, kind, detail). See docs/simulation.md.",
     )
-    p.add_argument("--rules", required=True, choices=["guobiao", "fuzhou"])
+    p.add_argument("--rules", required=True, choices=[r.name for r in rulesets() if r.sim is not None])
     p.add_argument("--hands", required=True, type=int, metavar="N", help="hands in total")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument(
         "--profile",
         metavar="P",
-        help="fuzhou: seed (default), platform or a TOML profile; guobiao: botzone (the only one)",
+        help="rule profile: a built-in name or a TOML profile where the ruleset takes one "
+        "(default: the ruleset's own; docs/simulation.md lists them)",
     )
     p.add_argument(
         "--players",
         metavar="A,B,C,D",
-        help="four players NAME[:STYLE] (guobiao styles: greedy defensive aggressive flush; "
-        "fuzhou also goldkeeper goldthrower); default ann:greedy,bo:defensive,"
-        "cai:aggressive|goldkeeper,dee:flush|goldthrower",
+        help="four players NAME[:STYLE] (styles: greedy defensive aggressive flush; where a gold "
+        "is wild also goldkeeper goldthrower); default ann, bo, cai, dee with the ruleset's "
+        "default styles (docs/simulation.md)",
     )
     p.add_argument("--out", "-o", required=True, type=Path, metavar="FILE.jsonl")
     p.add_argument(
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out.is_dir():
         raise MjstatsError(f"{args.out} is a folder; --out names the .jsonl file to write")
     named = args.profile in (None, "seed", "platform")
-    if args.rules == "fuzhou" and not named and not Path(args.profile).is_file():
+    if get(args.rules).user_profile is not None and not named and not Path(args.profile).is_file():
         raise MjstatsError(f"--profile {args.profile}: not seed, platform or a TOML file")
     seat, share = parse_rig_draws(args.rig_draws)
     rig = Rig(seat, share, parse_collude(args.collude))

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 import warnings
-from pathlib import Path
+
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compute registered metrics (docs/metrics.md) over a dataset. Rates come "
         "with 95% Wilson intervals; groups under 100 hands are flagged (small_sample).",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument("--by", default=None, metavar="KEY",
                    help="group key(s), comma-separated: player, seat, dealer, style, wind, "
                    "ruleset, period, profile, streak")
@@ -43,8 +44,10 @@ def run(args: argparse.Namespace) -> int:
     if args.metric:
         metrics = [m.strip() for item in args.metric for m in item.split(",") if m.strip()]
     from mjstats.progress import ProgressLine
+    from mjstats.stats.api import ruleset_stats
 
-    labels = {"hands": ("stats: scanning", "hands"), "gold": ("stats: reading gold use", "Fuzhou hands")}
+    labels = {"hands": ("stats: scanning", "hands"),
+              **{p.PROGRESS[0]: p.PROGRESS[1:] for p in ruleset_stats().values()}}  # fmt: skip
     lines: dict[str, ProgressLine] = {}
 
     def progress(phase: str, count: int) -> None:

@@ -3,7 +3,8 @@
 The hand is replayed by the audit's own replayer (``mjstats.replay``); the judge only listens,
 through its event handlers, and reads the table state before and after each decision. What it
 computes (shanten, useful tiles, waits, legal wins) comes from the ruleset's engines through
-:mod:`mjstats.decision.rulesets`. Definitions and their limits: docs/decisions.md.
+:mod:`mjstats.decision.view` (each ruleset's ``decisions`` part). Definitions and their
+limits: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mjstats.decision.rulesets import RulesetView, view_for
+from mjstats.decision.view import RulesetView, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import ReplayProfile

@@ -89,7 +89,7 @@ def decisions_table(
 ) -> tuple[pa.Table, Counter[str], list[str]]:
     """The decision rows of ``hands`` (``ruleset`` column included), hands not judged by
     reason, and the errors met (one line per hand that failed). ``overrides`` maps a ruleset
-    to the replay profile its hands are judged under (a Fuzhou club's TOML, as for the audit)."""
+    to the replay profile its hands are judged under (a club's rule TOML, as for the audit)."""
     cols: dict[str, list[Any]] = {name: [] for name in COLUMNS}
     skipped: Counter[str] = Counter()
     errors: list[str] = []
@@ -111,7 +111,7 @@ def decisions_table(
 
 
 def _unjudged(hand: Hand) -> bool:
-    from mjstats.decision.rulesets import view_for
+    from mjstats.decision.view import view_for
     from mjstats.errors import ProfileError
     from mjstats.replay import profile_for
 
@@ -176,7 +176,7 @@ def decisions(
     """Judge every decision of the dataset at ``path`` and store the ``decisions`` table in it
     (a rerun replaces it). ``jobs``: worker processes (default: CPU count; 1 = this process);
     ``progress`` is called with the hands done so far; ``overrides`` maps a ruleset to the replay
-    profile its hands are judged under (``{"fuzhou": fuzhou_profile("club.toml")}``; default:
+    profile its hands are judged under (``{name: user_profile("club.toml")}``, as the audit; default:
     each hand's own). Holds the dataset's writer lock (another writer makes it wait up to
     ``wait`` seconds, then DatasetBusy)."""
     started = time.perf_counter()

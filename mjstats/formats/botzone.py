@@ -1,4 +1,4 @@
-"""Reader for Botzone Chinese-Standard-Mahjong records (Guobiao), one match = one hand.
+"""Reader for Botzone Chinese-Standard-Mahjong records, one match = one hand.
 
 Grammar and quirks: ``shared/reference/botzone-format.md``. Every record becomes a
 :class:`~mjstats.records.Hand` or a :class:`~mjstats.records.Reject`; a bad record never stops
@@ -26,6 +26,7 @@ from mjstats.records import (
     Result,
     WinKind,
 )
+from mjstats.rulesets import RECORDS_RULESET
 from mjstats.tiles import ALL_KINDS, Tile
 
 __all__ = ["BOTZONE_PROFILE", "parse_record", "read_botzone", "split_records"]
@@ -454,7 +455,7 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
     return Hand(
         match_id=match_id,
         hand_no=0,
-        ruleset="guobiao",
+        ruleset=RECORDS_RULESET,
         profile=BOTZONE_PROFILE,
         dealer=0,
         prevalent_wind=prevalent,

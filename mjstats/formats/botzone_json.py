@@ -20,8 +20,8 @@ from typing import Any, BinaryIO
 
 from mjstats.formats import open_binary
 from mjstats.formats.detect import is_companion
-from mjstats.formats.fan_names import BOTZONE_FAN_NAMES, our_fan_name
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Provenance, Reject, Result, WinKind
+from mjstats.rulesets import RECORDS_RULESET, get
 from mjstats.tiles import ALL_KINDS, Tile
 
 __all__ = [
@@ -34,6 +34,9 @@ __all__ = [
     "read_botzone_json",
     "split_records",
 ]
+
+_RULESET = get(RECORDS_RULESET)  # the ruleset of the platform records this reader reads
+_FAN_NAMES = _RULESET.load(_RULESET.fan_names or "")  # its platforms' fan names -> ours
 
 PROFILE = "botzone"  # the same platform rules as the text records (replay.botzone)
 CAN_HU_META = "can_hu"  # Hand.meta key of the judge's canHu values (see format_can_hu)
@@ -66,7 +69,7 @@ def read_botzone_json(source: str | os.PathLike[str], *, name: str | None = None
 def draw_order(walltiles: list[Tile]) -> tuple[Tile, ...]:
     """Botzone's ``walltiles`` as ``Hand.wall``: seat 0's wall, then seat 1's, ..., each in the
     order it is drawn. Botzone's seat s owns walltiles[34s:34s+34] and pops from its end
-    (real-formats.md section 1), so each 34-tile part is reversed: the convention the Guobiao
+    (real-formats.md section 1), so each 34-tile part is reversed: the convention the
     simulator writes too (docs/simulation.md), one meaning of ``Hand.wall`` for the profile."""
     per_seat = WALL_SIZE // 4
     return tuple(t for s in range(4) for t in reversed(walltiles[per_seat * s : per_seat * (s + 1)]))
@@ -327,7 +330,7 @@ class _Log:
         return Hand(
             match_id=self.w.match_id,
             hand_no=0,
-            ruleset="guobiao",
+            ruleset=RECORDS_RULESET,
             profile=PROFILE,
             dealer=0,  # Botzone: seat 0 is East and deals (botzone-format.md)
             prevalent_wind=self.quan,
@@ -441,7 +444,7 @@ class _Log:
             if not isinstance(item, dict) or not isinstance(item.get("name"), str):
                 raise _Bad(f"{where}: fan[{i}]: expected {{name, cnt, value}}")
             try:
-                name = our_fan_name(item["name"], BOTZONE_FAN_NAMES)
+                name = _FAN_NAMES.our_fan_name(item["name"], _FAN_NAMES.BOTZONE_FAN_NAMES)
             except KeyError:
                 raise _Bad(f"{where}: fan[{i}]: unknown fan name {item['name']!r}") from None
             count, value = item.get("cnt", 1), item.get("value")

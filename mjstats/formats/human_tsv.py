@@ -1,11 +1,11 @@
-"""Reader for the 2017 human-play Guobiao logs: one tab-separated file per hand.
+"""Reader for the 2017 human-play logs: one tab-separated file per hand.
 
 Layout (shared/reference/real-formats.md section 2; docs/formats.md): line 1 the ``.xml`` the
 hand was converted from (its number is the match), line 2 the prevalent wind, the winner's
 gain, the fans as ``'name-points'`` items and the result, lines 3-6 each seat's starting tiles
 and the flowers it set aside at the deal, then one action a line. The hand number is the file
-name's trailing number (``2017-01-01-<n>.txt``). Fans are mapped to our names in
-``mjstats.formats.fan_names``; a name we cannot map is a reject naming it.
+name's trailing number (``2017-01-01-<n>.txt``). Fans are mapped to our
+names by the records' ruleset's ``fan_names`` part (the registry); a name we cannot map is a reject naming it.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import BinaryIO
 
 from mjstats.formats import open_binary
-from mjstats.formats.fan_names import HUMAN_2017_FAN_NAMES, our_fan_name
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome, Provenance, Reject, Result, WinKind
-from mjstats.rules.guobiao import FAN_BY_NAME
+from mjstats.rulesets import RECORDS_RULESET, get
 from mjstats.tiles import ALL_KINDS, Tile
 
 __all__ = ["DEAL_FLOWERS_META", "GAIN_META", "PROFILE", "parse_record", "read_human_tsv", "split_records"]
+
+_RULESET = get(RECORDS_RULESET)  # the ruleset of the platform records this reader reads
+_FAN_NAMES = _RULESET.load(_RULESET.fan_names or "")  # its platforms' fan names -> ours
 
 PROFILE = "human2017"  # the platform's rules: one wall of 144 with flowers, dealer dealt 14
 GAIN_META = "gain"  # Hand.meta: the winner's recorded gain (line 2)
@@ -123,10 +125,12 @@ def _fans(items: list[str], line: int, drawn: bool) -> tuple[int, tuple[FanEntry
         if drawn and name == _DRAW_MARK:
             continue
         try:
-            ours = our_fan_name(name, HUMAN_2017_FAN_NAMES)
+            ours = _FAN_NAMES.our_fan_name(name, _FAN_NAMES.HUMAN_2017_FAN_NAMES)
         except KeyError:
-            raise _Bad(f"unknown fan name {name!r} (not in mjstats.formats.fan_names)", line) from None
-        unit = FAN_BY_NAME[ours].points
+            raise _Bad(
+                f"unknown fan name {name!r} (not among the fan names of {_RULESET.title})", line
+            ) from None
+        unit = _FAN_NAMES.FAN_BY_NAME[ours].points
         if points < unit or points % unit:
             raise _Bad(f"fan {name!r} worth {points}: not a multiple of its {unit}", line)
         fans.append(FanEntry(ours, points // unit, unit))
@@ -209,7 +213,7 @@ def _parse(lines: list[str], source: str, match_id: str, raw: str) -> Hand:
     return Hand(
         match_id=match_id,
         hand_no=hand_no,
-        ruleset="guobiao",
+        ruleset=RECORDS_RULESET,
         profile=PROFILE,
         dealer=dealer,
         prevalent_wind=wind,

@@ -1,7 +1,7 @@
 """Reader for PMN (Portable Majiang Notation): MCR boards as mahjongsoft.com publishes them.
 
 A PMN file holds one or more boards; a board is a block of PGN-style tag pairs ``[Name "value"]``
-(the moves are the ``Play`` tag's value). Each board becomes one Guobiao
+(the moves are the ``Play`` tag's value). Each board becomes one MCR
 :class:`~mjstats.records.Hand` or a :class:`~mjstats.records.Reject` naming the source, line and
 match; a bad board never stops the reader. What becomes what: docs/formats.md, section PMN.
 """
@@ -16,7 +16,6 @@ from datetime import date
 from typing import BinaryIO
 
 from mjstats.formats import open_binary
-from mjstats.formats.fan_names import fan_name_of_id
 from mjstats.formats.limits import HEAD_BYTES, Cut, current_limits, split_lines, too_long
 from mjstats.records import (
     Event,
@@ -32,9 +31,13 @@ from mjstats.records import (
     Win,
     WinKind,
 )
+from mjstats.rulesets import RECORDS_RULESET, get
 from mjstats.tiles import Tile, parse_tile
 
 __all__ = ["PMN_PROFILES", "parse_record", "read_pmn", "split_records"]
+
+_RULESET = get(RECORDS_RULESET)  # the ruleset of the platform records this reader reads
+_FAN_NAMES = _RULESET.load(_RULESET.fan_names or "")  # its platforms' fan names -> ours
 
 # Scoring tag -> the hand's rule profile (the replay profile of the same name scores it)
 PMN_PROFILES = {"mcr": "mcr", "duplicate": "duplicate", "duplicate mcr": "duplicate"}
@@ -311,7 +314,7 @@ def _fans(value: str, line: int) -> list[tuple[tuple[FanEntry, ...], int | None]
             if match is None:
                 raise _Bad(f"Fan: seat {seat}: not id/points/count: {item!r}", line)
             number = int(match.group(1))
-            name = fan_name_of_id(number)
+            name = _FAN_NAMES.fan_name_of_id(number)
             if name is None:
                 raise _Bad(f"Fan: seat {seat}: fan number {number} is not one of 1..81", line)
             if match.group(3) is None:  # id/count
@@ -484,7 +487,7 @@ def _board(tags: dict[str, tuple[str, int]], source: str, start: int, raw: str) 
     return Hand(
         match_id=match_id,
         hand_no=hand_no,
-        ruleset="guobiao",
+        ruleset=RECORDS_RULESET,
         profile=profile,
         dealer=0,  # East deals every board: seats 0-3 are East..North
         prevalent_wind=wind,

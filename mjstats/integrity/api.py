@@ -20,6 +20,7 @@ from mjstats.integrity.outcomes import Outcomes
 from mjstats.integrity.rows import Row, subject_key
 from mjstats.integrity.subjects import check_by
 from mjstats.records import Hand
+from mjstats.rulesets import get
 
 __all__ = ["FAMILIES", "IntegrityReport", "run_integrity"]
 
@@ -164,9 +165,9 @@ def run_integrity(
             "not hold (run mjstats audit: it names the fault)"
         )
     unknown = families[0].unknown_profiles
-    if unknown:
+    for ruleset in sorted({r for r, _ in unknown}):
         notes.append(
-            "deal tests left out hands under Fuzhou profiles mjstats cannot load: "
-            + ", ".join(sorted(unknown))
+            f"deal tests left out hands under {get(ruleset).title} profiles mjstats cannot load: "
+            + ", ".join(sorted(p for r, p in unknown if r == ruleset))
         )
     return IntegrityReport(by=by, hands=n, rows=rows, fdr=fdr, notes=notes)

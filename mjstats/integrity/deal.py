@@ -1,16 +1,18 @@
-"""Deal fairness: starting hands, wall positions and (Fuzhou) the gold and flowers at the deal,
-each against its exact distribution under a fair shuffle. Which tiles are flowers follows the
-hand's Fuzhou profile (the seed profile makes every honour a flower); hands under a profile
-mjstats cannot load are counted in ``unknown_profiles`` and left out.
+"""Deal fairness: starting hands, wall positions and (rulesets with them) the gold and flowers
+at the deal, each against its exact distribution under a fair shuffle. Which tiles are flowers
+follows the hand's rule profile (the ruleset's ``flower_kinds`` part: a profile may make every
+honour a flower); hands under a profile mjstats cannot load are counted in ``unknown_profiles``
+and left out.
 
 - ``deal.honours`` / ``deal.pairs`` / ``deal.flowers``: per subject, the sum over its starting
   hands against the exact hypergeometric mean and variance (pairs: kinds held twice or more,
   whose mean and variance follow from the multivariate hypergeometric; exact, no simulation).
-- ``deal.shanten`` (Guobiao): each subject's mean starting shanten against the other subjects'
-  (Welch z): no closed form exists for the shanten distribution, but under a fair deal every
-  seat's starting hand has the same distribution, so subjects are compared with each other.
-- ``deal.gold_kind`` (Fuzhou): the gold is the first non-flower tile turned up: uniform over the
-  34 kinds; Pearson chi-square, 33 df.
+- ``deal.shanten`` (rulesets with ``starting_shanten``): each subject's mean starting shanten
+  against the other subjects' (Welch z): no closed form exists for the shanten distribution,
+  but under a fair deal every seat's starting hand has the same distribution, so subjects are
+  compared with each other.
+- ``deal.gold_kind`` (rulesets with a gold): the gold is the first non-flower tile turned up:
+  uniform over the 34 kinds; Pearson chi-square, 33 df.
 - ``deal.wall_position`` (records with walls): tile classes (each suit, honours, flowers) by
   eighth of the wall; each wall is a permutation of a fixed set, so the pooled Pearson statistic
   times (N - 1) / N is chi-square with (8 - 1)(classes - 1) df.
@@ -27,32 +29,43 @@ from mjstats.integrity.distributions import hypergeom_mean_var
 from mjstats.integrity.rows import Row, chi2_row, subject_of, z_row
 from mjstats.integrity.subjects import who
 from mjstats.records import EventKind, Hand
-from mjstats.rules.fuzhou import load_profile
-from mjstats.sim.shapes import GuobiaoShape
+from mjstats.rulesets import get
+from mjstats.sim.shapes import Shape
 from mjstats.tiles import NUM_KINDS
 
 __all__ = ["DealFairness", "pair_mean_var", "set_size"]
 
 SEGMENTS = 8
 HONOURS = 28  # 7 honour kinds x 4 (a class of the wall-position table)
-FLOWERS = 8  # H1-H8
-_SHAPE = GuobiaoShape()
 
 
 def set_size(ruleset: str) -> int:
-    return 144 if ruleset == "fuzhou" else 136
+    """Tiles in the ruleset's full set (its flowers included)."""
+    return get(ruleset).tile_count
 
 
 @cache
 def flower_kinds(ruleset: str, profile: str) -> frozenset[int] | None:
-    """The tile codes that are flowers under the hand's rules (Guobiao: none; Fuzhou: H1-H8 plus
-    the honours its profile makes flowers); None for a Fuzhou profile mjstats cannot load."""
-    if ruleset != "fuzhou":
+    """The tile codes that are flowers under the hand's rules (none for a ruleset without a
+    ``flower_kinds`` part); None for a profile mjstats cannot load."""
+    spec = get(ruleset)
+    if spec.flower_kinds is None:
         return frozenset()
     try:
-        return load_profile(profile).flower_kinds
+        found: frozenset[int] = spec.load(spec.flower_kinds)(profile)
+        return found
     except (MjstatsError, OSError):
         return None
+
+
+@cache
+def _starting_shape(ruleset: str) -> Shape | None:
+    """The shape whose shanten the deal.shanten test compares (None: the test does not apply)."""
+    spec = get(ruleset)
+    if not spec.starting_shanten or spec.shape is None:
+        return None
+    shape: Shape = spec.load(spec.shape)(None)
+    return shape
 
 
 def _log_comb(n: int, k: int) -> float:
@@ -85,10 +98,10 @@ class DealFairness:
         self.by = by
         # (test, ruleset, by, subject) -> [cases, observed, expected, variance]
         self.counts: dict[tuple[str, str, str, object], list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0])
-        # Guobiao starting shanten: (ruleset, subject) -> [n, sum, sum of squares]
+        # starting shanten: (ruleset, subject) -> [n, sum, sum of squares]
         self.shanten: dict[tuple[str, object], list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
         self.gold: dict[str, tuple[list[int], list[float]]] = {}
-        self.unknown_profiles: set[str] = set()
+        self.unknown_profiles: set[tuple[str, str]] = set()  # (ruleset, profile)
         # ruleset -> (classes, segment x class counts, walls)
         self.walls: dict[str, list] = {}
 
@@ -105,8 +118,10 @@ class DealFairness:
         population = set_size(hand.ruleset)
         flowers_set = flower_kinds(hand.ruleset, hand.profile)
         if flowers_set is None:  # unknown rules: which tiles are flowers is not known
-            self.unknown_profiles.add(hand.profile)
+            self.unknown_profiles.add((hand.ruleset, hand.profile))
             return
+        spec = get(hand.ruleset)
+        shape = _starting_shape(hand.ruleset)
         playable = [k for k in range(NUM_KINDS) if k not in flowers_set]
         honour_kinds = [k for k in playable if k >= 27]
         n_flowers = sum(1 for k in flowers_set for _ in range(4 if k < NUM_KINDS else 1))
@@ -134,13 +149,13 @@ class DealFairness:
                 if n_flowers:
                     mv = hypergeom_mean_var(population, n_flowers, n)
                     self._count("deal.flowers", hand, by, subject, flowers, mv)
-            if hand.ruleset == "guobiao" and n == 13:
-                s = _SHAPE.shanten(counts[:NUM_KINDS], 0)
+            if shape is not None and n == spec.hand_size:
+                s = shape.shanten(counts[:NUM_KINDS], 0)
                 acc = self.shanten[(hand.ruleset, who(hand, ev.seat, self.by))]
                 acc[0] += 1
                 acc[1] += s
                 acc[2] += s * s
-        if hand.ruleset == "fuzhou" and hand.gold is not None and int(hand.gold) in playable:
+        if spec.has_gold and hand.gold is not None and int(hand.gold) in playable:
             # the gold is the first non-flower tile turned up: uniform over the playable kinds
             obs, exp = self.gold.setdefault(hand.ruleset, ([0] * NUM_KINDS, [0.0] * NUM_KINDS))
             obs[int(hand.gold)] += 1
@@ -150,7 +165,7 @@ class DealFairness:
             self._add_wall(hand.ruleset, hand.wall)
 
     def _add_wall(self, ruleset: str, wall: tuple[int, ...]) -> None:
-        n_classes = 5 if ruleset == "fuzhou" else 4
+        n_classes = 5 if get(ruleset).flower_tiles else 4
         if ruleset not in self.walls:
             self.walls[ruleset] = [n_classes, [[0] * n_classes for _ in range(SEGMENTS)], 0]
         entry = self.walls[ruleset]
@@ -281,4 +296,5 @@ def _tile_class(t: int) -> int:
 
 def _class_sizes(ruleset: str) -> list[int]:
     sizes = [36, 36, 36, HONOURS]
-    return [*sizes, FLOWERS] if ruleset == "fuzhou" else sizes
+    flowers = get(ruleset).flower_tiles
+    return [*sizes, flowers] if flowers else sizes

@@ -1,5 +1,5 @@
 """Outcome advantage: wins, deal-ins and score per subject against the table, adjusted for the
-dealer (a dealer's chances differ, and Fuzhou dealers keep the deal after a win).
+dealer (a dealer's chances differ, and under some rules dealers keep the deal after a win).
 
 For each seat-hand the null chance of a win (of a deal-in) is the run's rate for that role
 (dealer or not) in that ruleset; a subject's wins are a Poisson-binomial sum of those chances

@@ -4,7 +4,7 @@ still held at that moment.
 Under a fair shuffle, given everything taken from the wall so far (every seat's deal, every
 draw, every tile turned up), the untaken positions hold a uniformly random arrangement of the
 tiles not yet taken; so the next drawn tile, wherever it is taken from (Botzone's per-seat walls,
-the Fuzhou front or tail), is uniform over that remainder. The remainder is computed from the
+one wall's front or tail), is uniform over that remainder. The remainder is computed from the
 record's events (all four deals are recorded), not from ``Hand.wall``, so the draw test works on
 records without walls too.
 """
@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mjstats.records import EventKind, Hand
+from mjstats.rulesets import get
 from mjstats.tiles import NUM_KINDS, NUM_TILES
 
 __all__ = ["DrawView", "InconsistentHand", "draws_of", "tile_set"]
@@ -23,18 +24,18 @@ FLOWER_START = NUM_KINDS  # codes 34-41 are the eight flowers
 
 
 def tile_set(ruleset: str) -> list[int]:
-    """Copies of each tile code in the full set: 4 of the 34 kinds; Fuzhou adds 8 flowers once."""
+    """Copies of each tile code in the full set: 4 of the 34 kinds, and the ruleset's flower
+    tiles (codes 34 on) once each."""
     counts = [4] * NUM_KINDS + [0] * (NUM_TILES - NUM_KINDS)
-    if ruleset == "fuzhou":
-        for f in range(FLOWER_START, NUM_TILES):
-            counts[f] = 1
+    for f in range(FLOWER_START, FLOWER_START + get(ruleset).flower_tiles):
+        counts[f] = 1
     return counts
 
 
 @dataclass(frozen=True, slots=True)
 class DrawView:
     """One draw: the drawer's concealed counts (34 kinds, before the draw), its meld count, the
-    tiles still in the wall (42 codes), the drawn tile, and the hand's gold (Fuzhou) if known."""
+    tiles still in the wall (42 codes), the drawn tile, and the hand's gold (if any) once known."""
 
     seat: int
     concealed: tuple[int, ...]
@@ -50,20 +51,20 @@ class InconsistentHand(Exception):
 
 
 def draws_of(hand: Hand) -> Iterator[DrawView]:
-    """Every draw of ``hand`` after the deal is complete and (Fuzhou) the gold is known.
+    """Every draw of ``hand`` after the deal is complete and (rulesets with one) the gold is known.
 
     Opening flower replacements (before the gold) are left out: the drawer's hand is not yet a
     playing hand then. A draw is also left out when the drawer's tile count is not a playing
     size. Raises InconsistentHand, after the draws before it, when the events remove a tile a
     seat does not hold or take more copies than the set has (a record the audit flags)."""
-    fuzhou = hand.ruleset == "fuzhou"
-    size = 16 if fuzhou else 13
+    spec = get(hand.ruleset)
+    size = spec.hand_size
     pool = tile_set(hand.ruleset)
     concealed = [[0] * NUM_TILES for _ in range(4)]
     melds = [0] * 4
     gold: int | None = None
-    started = not fuzhou
-    indicator: int | None = None  # Fuzhou: the face-up gold lies at a known place in the wall
+    started = not spec.has_gold  # play starts once the gold is turned up
+    indicator: int | None = None  # the face-up gold lies at a known place in the wall
     for ev in hand.events:
         kind = ev.kind
         if kind is EventKind.DEAL:

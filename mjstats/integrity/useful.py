@@ -1,8 +1,8 @@
 """Which tile kinds improve a hand: the kinds whose draw lowers the hand's shanten.
 
-Guobiao: the regular form and 七对 (the forms players aim at; 十三幺 and the knitted forms are
-left out for speed, which only makes "useful" narrower, never the test wrong). Fuzhou: the
-regular form with every gold wild, as the simulator's bots judge it. Any fixed definition keeps
+The ruleset's ``shape`` part decides, as the simulator's bots judge a hand (e.g. the regular
+form and 七对 with the rarer forms left out for speed, which only makes "useful" narrower, never
+the test wrong; or the regular form with every gold wild). Any fixed definition keeps
 the draw test exact: under a fair wall the drawn tile is uniform over the remainder, whatever set
 of kinds is called useful before the draw.
 """
@@ -11,11 +11,22 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mjstats.sim.shapes import FuzhouShape, GuobiaoShape
+from mjstats.rulesets import get, recorded
+from mjstats.sim.shapes import Shape
 
 __all__ = ["useful_kinds"]
 
-_GUOBIAO = GuobiaoShape()
+
+def _shape(ruleset: str | None, gold: int | None) -> Shape:
+    """The ruleset's shape for a hand with ``gold`` (None: the first recorded ruleset with a
+    shape that has a gold exactly when ``gold`` is given)."""
+    if ruleset is None:
+        ruleset = next(r.name for r in recorded() if r.shape and r.has_gold == (gold is not None))
+    spec = get(ruleset)
+    if spec.shape is None:
+        raise ValueError(f"ruleset {ruleset!r} has no shape part")
+    shape: Shape = spec.load(spec.shape)(gold)
+    return shape
 
 
 def _near(counts: tuple[int, ...]) -> set[int]:
@@ -32,15 +43,16 @@ def _near(counts: tuple[int, ...]) -> set[int]:
 
 
 @lru_cache(maxsize=1 << 16)
-def useful_kinds(concealed: tuple[int, ...], melds: int, gold: int | None) -> frozenset[int]:
-    """The kinds (0-33) whose addition lowers the shanten of ``concealed`` (13 - 3m Guobiao
-    tiles, or 16 - 3m Fuzhou tiles when ``gold`` is given)."""
+def useful_kinds(
+    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str | None = None
+) -> frozenset[int]:
+    """The kinds (0-33) whose addition lowers the shanten of ``concealed`` (the ruleset's hand
+    size less 3 a meld), ``gold`` wild when given."""
     counts = list(concealed)
+    shape = _shape(ruleset, gold)
     if gold is None:
-        shape = _GUOBIAO
         candidates: set[int] | range = _near(concealed)
     else:
-        shape = FuzhouShape(gold)
         # a wild held can pair any new suited tile; without one only near kinds and the gold help
         candidates = range(34) if counts[gold] else _near(concealed) | {gold}
     before = shape.shanten(counts, melds)

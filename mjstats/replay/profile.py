@@ -1,8 +1,8 @@
 """What a rule profile tells the replayer: the walls, the deal, claim priority and how a win scores.
 
 The replayer (``replayer.py``) is ruleset-neutral; everything that differs between platforms sits
-behind :class:`ReplayProfile`. Botzone Guobiao is ``botzone.py``; a Fuzhou profile (one wall with
-a tail, flowers, gold) implements the same methods.
+behind :class:`ReplayProfile`, which each ruleset package implements for its platforms (per-seat
+walls; one wall with a tail, flowers and a gold; ...).
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ class ReplayProfile(ABC):
     name: str = ""
     ruleset: str = ""
     num_kinds: int = 34  # tile codes a hand may contain (42 with flowers)
-    # botzone-format.md: Hu > Peng = Gang > Chi (the same order for Fuzhou)
+    # botzone-format.md: Hu > Peng = Gang > Chi (the same order for every ruleset so far)
     claim_rank: ClassVar[Mapping[str, int]] = CLAIM_RANK
     hand_size: ClassVar[int] = 14  # tiles (kongs as 3) of the seat that discards or wins
     # several seats may win on one discard or robbed kong (duplicate MCR); else one winner

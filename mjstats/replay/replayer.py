@@ -14,29 +14,48 @@ from dataclasses import dataclass
 
 from mjstats.errors import InvalidHand, NotWinningHand, ProfileError
 from mjstats.records import Event, EventKind, Hand, Outcome, Win, WinKind
-from mjstats.replay.botzone import BOTZONE
 from mjstats.replay.checks import CATALOGUE
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import ComputedWin, Meld, ReplayProfile, WinContext
 from mjstats.replay.state import Phase, TableState, TurnState
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["HandReplay", "ReplayResult", "profile_for", "register_profile", "replay_hand"]
+__all__ = [
+    "HandReplay",
+    "ReplayResult",
+    "load_replay_profiles",
+    "profile_for",
+    "register_profile",
+    "replay_hand",
+]
 
 _IGNORED = EventKind.IGNORED
-# (ruleset, platform profile) -> replay profile; a new platform registers here (register_profile)
-_PROFILES: dict[tuple[str, str], ReplayProfile] = {("guobiao", "botzone"): BOTZONE}
+# (ruleset, platform profile) -> replay profile; each ruleset's replay part registers its own
+# platforms here (register_profile) when it is first imported (load_replay_profiles)
+_PROFILES: dict[tuple[str, str], ReplayProfile] = {}
 
 
 def register_profile(ruleset: str, name: str, profile: ReplayProfile) -> None:
-    """Make hands of (ruleset, profile name) replay with ``profile`` (e.g. a Fuzhou profile)."""
+    """Make hands of (ruleset, profile name) replay with ``profile`` (a ruleset's platform)."""
     _PROFILES[(ruleset, name)] = profile
+
+
+def load_replay_profiles() -> None:
+    """Import every registered ruleset's replay part, which registers its replay profiles."""
+    from mjstats.rulesets import recorded
+
+    for ruleset in recorded():
+        if ruleset.replay is not None:
+            ruleset.load(ruleset.replay)
 
 
 def profile_for(hand: Hand) -> ReplayProfile:
     """The replay profile of a hand's (ruleset, profile); ProfileError when none is registered
     (another platform's walls or scoring would make its hands look wrong)."""
     found = _PROFILES.get((hand.ruleset, hand.profile))
+    if found is None:
+        load_replay_profiles()
+        found = _PROFILES.get((hand.ruleset, hand.profile))
     if found is None:
         known = ", ".join(f"{r}/{p}" for r, p in sorted(_PROFILES))
         raise ProfileError(f"no replay profile for {hand.ruleset}/{hand.profile} (have: {known})")
@@ -95,8 +114,8 @@ def _fans_text(items: list[tuple[str, int]]) -> str:
 class HandReplay:
     """One replay in progress: the state, the findings, and one handler per event kind.
 
-    A profile whose rules need more than the ruleset-neutral handlers (Fuzhou: flowers, the
-    gold, the tail) subclasses this and names the subclass in ``ReplayProfile.replay_class``.
+    A profile whose rules need more than the ruleset-neutral handlers (flowers, a wild tile,
+    draws from the tail) subclasses this and names the subclass in ``ReplayProfile.replay_class``.
     """
 
     def __init__(self, hand: Hand, profile: ReplayProfile, explain: bool) -> None:
@@ -119,7 +138,7 @@ class HandReplay:
         self.scored_first = False  # score_win has seen the first win
         self.last_claim: tuple[str, int] | None = None  # (kind, seat) of the claim IGNORED follows
         self.claim_from = 0  # the discarder (or konger) of that claim
-        self.full = profile.hand_size  # tiles held (kongs as 3) by the seat to act: 14 Guobiao
+        self.full = profile.hand_size  # tiles held (kongs as 3) by the seat to act (the profile says)
         self.handlers: dict[EventKind, Callable[[Event], None]] = {
             EventKind.DEAL: self.on_deal,
             EventKind.DRAW: self.on_draw,

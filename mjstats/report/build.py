@@ -208,7 +208,7 @@ class _Builder:
             audit,
             sections.win_rates_section(view),
             sections.fans_section(view),
-            sections.gold_section(view),
+            *(build(view) for build in sections.ruleset_sections()),
             sections.streaks_section(view),
             integrity_section(view),
             decisions_section(view),  # None without the decisions table

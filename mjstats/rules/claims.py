@@ -1,7 +1,7 @@
-"""Claim priority on a discard, shared by every rule system (Guobiao and Fuzhou alike).
+"""Claim priority on a discard, shared by every rule system mjstats knows.
 
 A win beats a pung or a kong, which beat a chow (reference botzone-format.md: Hu > Peng = Gang >
-Chi; reference fuzhou.md: win > pung/kong > chow). Ties go to the seat nearest the discarder
+Chi; the other rulesets' references agree). Ties go to the seat nearest the discarder
 counter-clockwise; that part lives with each rule system.
 """
 

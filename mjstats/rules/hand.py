@@ -2,13 +2,14 @@
 
 All functions work on a count vector: 34 ints indexed by tile code (W 0-8, T 9-17, B 18-26,
 honours 27-33; honours never form chows). ``melds`` is the number of melds the CONCEALED part
-must still form (a Guobiao hand with one exposed meld: ``melds=3``; a Fuzhou hand with two exposed
-melds: ``melds=3``). Wild tiles (the Fuzhou gold, reference fuzhou.md) are NOT in the counts: they
-are passed as ``wilds`` and each stands for any suited kind (codes 0-26), never for an honour.
+must still form (a 4-meld hand with one exposed meld: ``melds=3``; a 5-meld hand with two exposed
+melds: ``melds=3``). Wild tiles (a gold, as a ruleset's reference defines it) are NOT in the counts:
+they are passed as ``wilds`` and each stands for any suited kind (codes 0-26), never for an honour.
 
-Copy limits are not applied to wilds: fuzhou.md says a gold "can stand for any suited tile, itself
-included", with no cap, so four real 5m plus a wild standing for 5m is accepted. Waits likewise
-list a kind even when all four copies are already held (as the reference calculator does).
+Copy limits are not applied to wilds: a gold "can stand for any suited tile, itself included"
+(the reference of the ruleset with golds), with no cap, so four real 5m plus a wild standing
+for 5m is accepted. Waits likewise list a kind even when all four copies are already held (as
+the reference calculator does).
 
 Speed comes from per-suit tables, filled lazily and memoised on the suit's count tuple: for
 completeness, the fewest wilds that finish a suit with and without the pair; for shanten, the
@@ -247,7 +248,7 @@ def _formula_shanten(counts: Sequence[int], melds: int) -> int:
 def partial_shanten(counts: Sequence[int], melds: int) -> int:
     """The melds + pair shanten formula for any number of tiles, no wilds: the least
     2M - min(m, M) - min(s, M) - p over decompositions (m melds, s melds + partial melds, p pair).
-    For parts of a hand, such as what a Guobiao knitted straight leaves; ``regular_shanten``
+    For parts of a hand, such as what a knitted straight (组合龙) leaves; ``regular_shanten``
     checks a whole hand's size."""
     if len(counts) != _NUM_KINDS:
         raise InvalidHand(f"a count vector has {_NUM_KINDS} entries, got {len(counts)}")

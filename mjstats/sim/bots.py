@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mjstats.errors import MjstatsError
-from mjstats.sim.shapes import FuzhouShape, Shape
+from mjstats.sim.shapes import Shape
 from mjstats.sim.table import Table
 
 __all__ = ["STYLES", "Bot", "Style", "styles_for"]
@@ -27,9 +27,16 @@ class Style:
     call_margin: int | None = -1
     defends: bool = False  # plays safe tiles once an opponent has two or more melds
     flush: bool = False  # goes for one suit (混一色 / 清一色) when the hand leans that way
-    golds_wild: bool = True  # Fuzhou: counts golds as wild when judging its hand
-    keeps_golds: bool = False  # Fuzhou: never discards a gold; holds out for 金雀 / self-draw
-    rulesets: tuple[str, ...] = ("guobiao", "fuzhou")
+    golds_wild: bool = True  # with a wild gold: counts golds as wild when judging its hand
+    keeps_golds: bool = False  # with a wild gold: never discards one; holds out for 金雀 / self-draw
+    needs_gold: bool = False  # only for rulesets that turn up a wild gold
+
+    @property
+    def rulesets(self) -> tuple[str, ...]:
+        """The simulated rulesets that accept this style (registry order)."""
+        from mjstats.rulesets import rulesets
+
+        return tuple(r.name for r in rulesets() if r.sim is not None and (r.has_gold or not self.needs_gold))
 
 
 STYLES: dict[str, Style] = {
@@ -65,23 +72,17 @@ STYLES: dict[str, Style] = {
             "when that costs at most one shanten, and turns down wins that are not "
             "金雀/金龙 (discard or self-draw) until the wall runs low",
             keeps_golds=True,
-            rulesets=("fuzhou",),
+            needs_gold=True,
         ),
         Style(
             "goldthrower",
             "judges its hand with golds at face value, so it discards golds that "
             "do not fit (and may then only win by self-draw under the seed profile)",
             golds_wild=False,
-            rulesets=("fuzhou",),
+            needs_gold=True,
         ),
     )
 }
-
-DEFAULT_STYLES: dict[str, tuple[str, str, str, str]] = {
-    "guobiao": ("greedy", "defensive", "aggressive", "flush"),
-    "fuzhou": ("greedy", "defensive", "goldkeeper", "goldthrower"),
-}
-
 
 def styles_for(ruleset: str) -> tuple[str, ...]:
     """Style names a ruleset accepts."""
@@ -187,7 +188,8 @@ class Bot:
 
     # --- decisions -----------------------------------------------------------------------------
     def discard(self) -> int:
-        """The tile to discard from a hand of 14 - 3m (Guobiao) or 17 - 3m (Fuzhou) tiles."""
+        """The tile to discard from a hand of one tile more than the ruleset's hand size, less 3
+        a meld."""
         p = self.table.seats[self.seat]
         counts = p.counts
         melds = len(p.melds)
@@ -243,7 +245,6 @@ class Bot:
         p = self.table.seats[self.seat]
         counts, melds = p.counts, len(p.melds)
         shape = self.shape
-        assert isinstance(shape, FuzhouShape)
         ranked = []
         for s, t in scored:
             counts[t] -= 1

@@ -4,7 +4,8 @@ and say exactly what was changed (written beside the output as FILE.faults.jsonl
 Each kind is a defect the audit checks for (docs/audit.md):
 
 - ``fan``: the recorded fan total or one fan's count is wrong (win.fan_total / win.fans);
-- ``pattern`` (Fuzhou): the recorded pattern is not the one the win scores;
+- a ruleset's own kinds (its ``faults`` part), e.g. a recorded pattern that is not the one
+  the win scores;
 - ``payment``: points moved between two seats, still zero-sum (result.scores);
 - ``claim``: a claim recorded as taken over a higher-priority claim, which is recorded as
   ignored (claim.priority);
@@ -21,12 +22,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from mjstats.records import Event, EventKind, FanEntry, Hand, Outcome
-from mjstats.rules.fuzhou.settle import PATTERN_NAMES
+from mjstats.rulesets import get, rulesets
 from mjstats.tiles import ALL_KINDS
 
 __all__ = ["FAULT_KINDS", "InjectedFault", "inject_fault"]
 
-FAULT_KINDS = ("fan", "pattern", "payment", "claim", "tile")
+Maker = Callable[[Hand, random.Random], "tuple[Hand, str] | None"]
+
+# The order fixes the seeded choice of a kind, hence every simulated sample with faults: the
+# rulesets' own kinds come right after "fan".
+FAULT_KINDS = ("fan", *(k for r in rulesets() for k in r.fault_kinds), "payment", "claim", "tile")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +75,6 @@ def _fan(hand: Hand, rng: random.Random) -> tuple[Hand, str] | None:
     )
 
 
-def _pattern(hand: Hand, rng: random.Random) -> tuple[Hand, str] | None:
-    result = hand.result
-    if hand.ruleset != "fuzhou" or result.outcome is not Outcome.WIN:
-        return None
-    choices = sorted(set(PATTERN_NAMES.values()) - {result.pattern})
-    new = rng.choice(choices)
-    fans = tuple(FanEntry(new, f.count, f.points) if f.name == result.pattern else f for f in result.fans)
-    if result.pattern is None:
-        fans = (*fans, FanEntry(new, 1, 0))
-    return (
-        replace(hand, result=replace(result, pattern=new, fans=fans)),
-        f"pattern {result.pattern or '-'} -> {new}",
-    )
-
-
 def _payment(hand: Hand, rng: random.Random) -> tuple[Hand, str] | None:
     scores = hand.result.scores
     if scores is None:
@@ -108,8 +98,8 @@ def _claim(hand: Hand, rng: random.Random) -> tuple[Hand, str] | None:
             options.extend((i, s, "peng") for s in range(4) if s not in (ev.seat, src))
         elif ev.kind in (EventKind.PENG, EventKind.GANG):
             options.extend((i, s, "hu") for s in range(4) if s not in (ev.seat, src))
-        elif ev.kind is EventKind.HU and ev.win is None and hand.ruleset == "guobiao":
-            # (Fuzhou: a 金雀/金龙 hand may rightly jump a nearer winner, 抢炮和)
+        elif ev.kind is EventKind.HU and ev.win is None and not get(hand.ruleset).win_may_jump:
+            # (where a win may rightly jump a nearer winner, e.g. 抢炮和, no claim is a fault)
             won = (ev.seat - src) % 4
             options.extend((i, s, "hu") for s in range(4) if s != src and 0 < (s - src) % 4 < won)
     if not options:
@@ -126,9 +116,9 @@ def _claim(hand: Hand, rng: random.Random) -> tuple[Hand, str] | None:
 
 
 def _playable(hand: Hand) -> list[int]:
-    """Kinds a seat could hold: every kind (Guobiao); suited kinds but the gold (Fuzhou: honours
-    may be flower tiles, depending on the profile)."""
-    if hand.ruleset == "fuzhou":
+    """Kinds a seat could hold: every kind; under a ruleset with a gold, suited kinds but the
+    gold (its profiles may make honours flower tiles)."""
+    if get(hand.ruleset).has_gold:
         return [k for k in range(27) if k != hand.gold]
     return list(range(34))
 
@@ -167,9 +157,8 @@ def _tile(hand: Hand, rng: random.Random) -> tuple[Hand, str] | None:
     )
 
 
-_MAKERS: dict[str, Callable[[Hand, random.Random], tuple[Hand, str] | None]] = {
+_MAKERS: dict[str, Maker] = {
     "fan": _fan,
-    "pattern": _pattern,
     "payment": _payment,
     "claim": _claim,
     "tile": _tile,
@@ -179,10 +168,12 @@ _MAKERS: dict[str, Callable[[Hand, random.Random], tuple[Hand, str] | None]] = {
 def inject_fault(hand: Hand, rng: random.Random) -> tuple[Hand, InjectedFault]:
     """One defect of a kind chosen with ``rng`` among those the hand allows (a payment or tile
     fault is always possible in a simulated hand)."""
-    kinds = [k for k in FAULT_KINDS if not (k == "pattern" and hand.ruleset != "fuzhou")]
+    ruleset = get(hand.ruleset)
+    own = ruleset.load(ruleset.faults) if ruleset.faults is not None else {}
+    kinds = [k for k in FAULT_KINDS if k in _MAKERS or k in own]
     rng.shuffle(kinds)
     for kind in kinds:
-        made = _MAKERS[kind](hand, rng)
+        made = (_MAKERS.get(kind) or own[kind])(hand, rng)
         if made is not None:
             faulty, detail = made
             return faulty, InjectedFault(hand.match_id, hand.hand_no, kind, detail)

@@ -1,6 +1,6 @@
 """Summary figures of a simulated run, as docs/simulation.md reports them.
 
-``python -m mjstats.sim.figures --rules fuzhou --hands 10000 --seed 1`` prints them; the
+``python -m mjstats.sim.figures --rules RULESET --hands 10000 --seed 1`` prints them; the
 figures are plain counts over the records (the stats package computes the same and more from a
 dataset, with intervals).
 """
@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from mjstats.records import EventKind, Hand, WinKind
-from mjstats.sim.matches import SimConfig, simulate
+from mjstats.sim.matches import SimConfig, simulate, simulated_rulesets
 
 __all__ = ["figures", "main"]
 
@@ -77,7 +77,7 @@ def figures(hands: Iterable[Hand]) -> dict[str, object]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m mjstats.sim.figures", description=__doc__)
-    p.add_argument("--rules", required=True, choices=["guobiao", "fuzhou"])
+    p.add_argument("--rules", required=True, choices=simulated_rulesets())
     p.add_argument("--hands", type=int, default=10_000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", default=None)

@@ -11,20 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from types import ModuleType
+from typing import Any
 
 from mjstats.errors import MjstatsError
 from mjstats.records import Hand
-from mjstats.rules.fuzhou import DealerState, Profile, load_profile, next_dealer
-from mjstats.sim.bots import DEFAULT_STYLES, make_style
+from mjstats.rulesets import UnknownRuleset, get, rulesets
+from mjstats.sim.bots import make_style
 from mjstats.sim.faults import InjectedFault, inject_fault
-from mjstats.sim.fuzhou_game import FuzhouSetting, play_fuzhou_hand
-from mjstats.sim.guobiao_game import GuobiaoSetting, play_guobiao_hand
 from mjstats.sim.rig import Rig
 from mjstats.sim.walls import stream
 
 __all__ = [
     "DEFAULT_NAMES",
-    "HANDS_PER_MATCH",
     "PERIOD_DAYS",
     "PERIOD_START",
     "PlayerSpec",
@@ -32,10 +31,9 @@ __all__ = [
     "parse_players",
     "simulate",
     "simulate_with_faults",
+    "simulated_rulesets",
 ]
 
-RULESETS = ("guobiao", "fuzhou")
-HANDS_PER_MATCH = {"guobiao": 16, "fuzhou": 8}  # 4 rounds x 4 deals; a Fuzhou "8 局" room
 DEFAULT_NAMES = ("ann", "bo", "cai", "dee")
 PERIOD_START = datetime(2026, 6, 1, tzinfo=UTC)  # matches are dated 2026-06-01 .. 2026-11-30
 PERIOD_DAYS = 183
@@ -49,11 +47,29 @@ class PlayerSpec:
     style: str
 
 
+def simulated_rulesets() -> tuple[str, ...]:
+    """The rulesets the simulator can play (those with a ``sim`` part), in registry order."""
+    return tuple(r.name for r in rulesets() if r.sim is not None)
+
+
+def game_of(ruleset: str) -> ModuleType:
+    """The simulator part of ``ruleset``: DEFAULT_STYLES, HANDS_PER_MATCH, checked_profile and
+    play_hands; MjstatsError naming the simulated rulesets otherwise."""
+    try:
+        spec = get(ruleset)
+    except UnknownRuleset:
+        spec = None
+    if spec is None or spec.sim is None:
+        known = ", ".join(simulated_rulesets())
+        raise MjstatsError(f"unknown ruleset {ruleset!r} (known: {known})")
+    module: ModuleType = spec.load(spec.sim)
+    return module
+
+
 def parse_players(text: str | None, ruleset: str) -> tuple[PlayerSpec, ...]:
     """``NAME[:STYLE]`` four times, comma-separated; a missing style takes the ruleset's default
-    for that position (guobiao: greedy, defensive, aggressive, flush; fuzhou: greedy, defensive,
-    goldkeeper, goldthrower). None gives the default players."""
-    defaults = DEFAULT_STYLES[ruleset]
+    for that position (its simulator part's DEFAULT_STYLES). None gives the default players."""
+    defaults = game_of(ruleset).DEFAULT_STYLES
     if text is None:
         return tuple(PlayerSpec(n, s) for n, s in zip(DEFAULT_NAMES, defaults, strict=True))
     parts = [p.strip() for p in text.split(",")]
@@ -76,8 +92,8 @@ def parse_players(text: str | None, ruleset: str) -> tuple[PlayerSpec, ...]:
 class SimConfig:
     """What to simulate: ``hands`` hands in all (grouped into matches), from ``seed``.
 
-    ``profile``: Guobiao plays the Botzone rules (``"botzone"``, the only choice); Fuzhou takes
-    ``"seed"`` (default), ``"platform"``, a TOML path or a :class:`Profile`. ``rig`` rigs draws
+    ``profile``: a rule profile the ruleset's simulator part accepts (its ``checked_profile``
+    says which: a name, a TOML path or a profile object; None its default). ``rig`` rigs draws
     or makes two seats collude, to measure the integrity tests' power (mjstats.sim.rig); without
     it the play is fair and the output is the same as before rigging existed.
     """
@@ -85,28 +101,18 @@ class SimConfig:
     ruleset: str
     hands: int
     seed: int = 0
-    profile: str | Profile | None = None
+    profile: str | Any | None = None
     players: tuple[PlayerSpec, ...] | None = None
     rig: Rig | None = None
 
     def checked(self) -> SimConfig:
         """This config with defaults filled in; MjstatsError for a bad value."""
-        if self.ruleset not in RULESETS:
-            raise MjstatsError(f"unknown ruleset {self.ruleset!r} (known: {', '.join(RULESETS)})")
+        game = game_of(self.ruleset)
         if isinstance(self.hands, bool) or not isinstance(self.hands, int) or self.hands < 1:
             raise MjstatsError(f"the number of hands must be a positive integer, got {self.hands!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise MjstatsError(f"the seed must be a non-negative integer, got {self.seed!r}")
-        profile: str | Profile
-        if self.ruleset == "guobiao":
-            if self.profile not in (None, "botzone"):
-                raise MjstatsError(
-                    f"Guobiao is simulated under the Botzone rules only (profile 'botzone'), "
-                    f"got {self.profile!r}"
-                )
-            profile = "botzone"
-        else:
-            profile = load_profile(self.profile if self.profile is not None else "seed")
+        profile = game.checked_profile(self.profile)
         players = self.players or parse_players(None, self.ruleset)
         if len(players) != 4:
             raise MjstatsError(f"four players are needed, got {len(players)}")
@@ -120,7 +126,7 @@ class SimConfig:
     @property
     def profile_name(self) -> str:
         p = self.profile
-        return p.name if isinstance(p, Profile) else str(p)
+        return str(p) if p is None or isinstance(p, str) else str(p.name)
 
 
 def match_id(config: SimConfig, index: int) -> str:
@@ -164,26 +170,9 @@ def play_match(config: SimConfig, index: int, count: int) -> Iterator[Hand]:
     rig = config.rig
     rig_rng = stream("rig", config.seed, config.ruleset, index) if rig is not None else None
     mid = match_id(config, index)
-    if config.ruleset == "guobiao":
-        for k in range(count):
-            # a round per prevalent wind, each seat dealing once in turn (dealer k % 4)
-            setting = GuobiaoSetting(mid, k, k % 4, (k // 4) % 4, names, styles, times[k])
-            yield play_guobiao_hand(setting, rng, rig, rig_rng)
-        return
-    profile = config.profile
-    assert isinstance(profile, Profile)
-    state = DealerState(0)
-    passes = 0
-    for k in range(count):
-        setting = FuzhouSetting(
-            mid, k, state.dealer, state.streak, (passes // 4) % 4, names, styles, times[k], profile
-        )
-        hand = play_fuzhou_hand(setting, rng, rig, rig_rng)
-        yield hand
-        after = next_dealer(state, hand.result.winner, profile)
-        if after.dealer != state.dealer:
-            passes += 1
-        state = after
+    yield from game_of(config.ruleset).play_hands(
+        mid, count, names, styles, times, config.profile, rng, rig, rig_rng
+    )
 
 
 def simulate(config: SimConfig, progress: Callable[[int], None] | None = None) -> Iterator[Hand]:
@@ -200,7 +189,7 @@ def simulate_with_faults(
     config = config.checked()
     if not 0.0 <= rate <= 1.0:
         raise MjstatsError(f"the fault rate must be between 0 and 1, got {rate!r}")
-    per_match = HANDS_PER_MATCH[config.ruleset]
+    per_match = game_of(config.ruleset).HANDS_PER_MATCH
     done = 0
     index = 0
     while done < config.hands:

@@ -3,7 +3,7 @@
 Mutable on purpose (one table per hand, updated in place for speed). Melds are kept in the
 engines' form ``(kind, tile, offer)``: CHI names the middle tile and offer 1..3 says which tile
 was claimed; PENG/GANG offer 1..3 is where the tile came from relative to the owner
-((owner - discarder) % 4), 0 for a concealed kong (reference guobiao.md, oracle quirks).
+((owner - discarder) % 4), 0 for a concealed kong (the reference calculator's convention).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Seat:
 
 
 class Table:
-    """All four seats, the tiles everyone can see, and the gold (Fuzhou) if any.
+    """All four seats, the tiles everyone can see, and the gold (a wild kind) if any.
 
     ``visible`` counts unclaimed and claimed discards plus exposed meld tiles, the way the
     replayer counts them for 和绝张 (mjstats.replay.state.TableState.visible).

@@ -10,12 +10,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["FUZHOU_SET", "GUOBIAO_SET", "dice", "shuffled_wall", "stream"]
-
-# reference botzone-format.md: 136 tiles, four of each of the 34 kinds, no flowers.
-GUOBIAO_SET: tuple[int, ...] = tuple(t for t in range(34) for _ in range(4))
-# reference fuzhou.md: 144 tiles, the 136 above plus the eight flowers H1-H8 (codes 34-41) once.
-FUZHOU_SET: tuple[int, ...] = GUOBIAO_SET + tuple(range(34, 42))
+__all__ = ["dice", "shuffled_wall", "stream"]
 
 
 def stream(purpose: str, seed: int, ruleset: str, match: int) -> random.Random:
@@ -24,12 +19,12 @@ def stream(purpose: str, seed: int, ruleset: str, match: int) -> random.Random:
 
 
 def shuffled_wall(rng: random.Random, tiles: tuple[int, ...]) -> list[int]:
-    """The tile set in a random order (front first)."""
+    """The tile set (a ruleset game's WALL_SET) in a random order (front first)."""
     wall = list(tiles)
     rng.shuffle(wall)
     return wall
 
 
 def dice(rng: random.Random) -> tuple[int, int]:
-    """Two dice (reference fuzhou.md: they only place the break; recorded for completeness)."""
+    """Two dice (where the rules roll them they only place the break; recorded for completeness)."""
     return (rng.randint(1, 6), rng.randint(1, 6))

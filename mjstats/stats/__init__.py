@@ -6,9 +6,10 @@ Every function takes a :class:`~mjstats.store.Dataset` or a dataset folder path,
 streak).
 """
 
-from mjstats.stats.api import COMPUTE, compute, compute_all, plain_frame, result_rows
+from typing import Any
+
+from mjstats.stats.api import compute, compute_all, plain_frame, result_rows
 from mjstats.stats.fans import fan_disagreement, fan_frequencies, fan_lift, fan_total_distribution
-from mjstats.stats.gold import gold_usage
 from mjstats.stats.grouping import GROUP_KEYS, SMALL_SAMPLE, StatsError
 from mjstats.stats.intervals import TrendTest, cochran_armitage, wilson
 from mjstats.stats.outcomes import outcome_rates, tenpai_at_draw, win_rates
@@ -36,7 +37,6 @@ __all__ = [
     "fan_lift",
     "fan_total_distribution",
     "get_metric",
-    "gold_usage",
     "outcome_rates",
     "plain_frame",
     "render_metrics_markdown",
@@ -46,3 +46,16 @@ __all__ = [
     "wilson",
     "win_rates",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``COMPUTE`` (metric id -> function) and a ruleset's public statistics (its stats part's
+    PUBLIC, e.g. a gold family's usage), loaded on first use."""
+    from mjstats.stats.api import compute_table, ruleset_stats
+
+    if name == "COMPUTE":
+        return compute_table()
+    for part in ruleset_stats().values():
+        if name in part.PUBLIC:
+            return getattr(part, name)
+    raise AttributeError(f"module 'mjstats.stats' has no attribute {name!r}")

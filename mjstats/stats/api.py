@@ -5,18 +5,48 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterable
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 import pandas as pd
 
-from mjstats.stats import decisions, fans, gold, outcomes, streaks
+from mjstats.rulesets import recorded
+from mjstats.stats import decisions, fans, outcomes, streaks
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
 
-__all__ = ["COMPUTE", "STATISTICS", "compute", "compute_all", "plain_frame", "result_rows"]
+__all__ = [  # and COMPUTE, built on first use (module __getattr__)
+    "STATISTICS",
+    "compute",
+    "compute_all",
+    "compute_table",
+    "plain_frame",
+    "result_rows",
+    "ruleset_stats",
+]
 
-COMPUTE = {**outcomes.COMPUTE, **fans.COMPUTE, **gold.COMPUTE, **streaks.COMPUTE, **decisions.COMPUTE}
+
+
+@cache
+def ruleset_stats() -> dict[str, ModuleType]:
+    """The rulesets' stats parts (registry order): their metrics' functions and the scans they
+    need. Loaded on first use: a part imports mjstats.stats, which must be complete by then."""
+    return {r.name: r.load(r.stats) for r in recorded() if r.stats is not None}
+
+
+@cache
+def compute_table() -> dict[str, Callable[..., pd.DataFrame]]:
+    """Metric id -> the function computing it: the shared families' and each ruleset's."""
+    own = {k: f for part in ruleset_stats().values() for k, f in part.COMPUTE.items()}
+    return {**outcomes.COMPUTE, **fans.COMPUTE, **own, **streaks.COMPUTE, **decisions.COMPUTE}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COMPUTE":  # the table, as a module constant (built on first use)
+        return compute_table()
+    raise AttributeError(f"module 'mjstats.stats.api' has no attribute {name!r}")
 
 # group keys whose values a family always adds to its rows (besides the requested ones)
 _ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
@@ -26,7 +56,7 @@ _ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start
 def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = None) -> pd.DataFrame:
     """One registered metric as a tidy frame (see ``docs/metrics.md`` for the ids)."""
     get_metric(metric_id)
-    return COMPUTE[metric_id](as_dataset(ds), by)
+    return compute_table()[metric_id](as_dataset(ds), by)
 
 
 def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
@@ -35,9 +65,9 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
     """Several metrics (default: all that apply to the dataset's rulesets) in one frame.
 
     Metrics that cannot be grouped by ``by`` (hand-level ones by a seat key, say) are skipped
-    with a warning; Fuzhou-only metrics are skipped on a dataset without Fuzhou hands.
-    ``progress(phase, count)`` reports the two long scans as they go: ``"hands"`` (hands
-    scanned into the base tables) and ``"gold"`` (Fuzhou hands whose gold use is read).
+    with a warning; a ruleset's own metrics are skipped on a dataset without its hands.
+    ``progress(phase, count)`` reports the long scans as they go: ``"hands"`` (hands scanned
+    into the base tables) and each ruleset scan's phase (its stats part's PROGRESS).
     """
     normalize_by(by)  # an unknown key is an error, not a note per metric
     dataset = as_dataset(ds)
@@ -47,8 +77,10 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         get_metric(metric_id)  # an unknown id fails before any scan
     if progress is not None:  # build the cached tables now, so that the scans can report
         base_tables(dataset, lambda n: progress("hands", n))
-        if "fuzhou" in rulesets and set(metrics or METRICS) & set(gold.READS_GOLD_ROWS):
-            gold.prepare_gold_rows(dataset, lambda n: progress("gold", n))
+        for name, part in ruleset_stats().items():
+            if name in rulesets and set(metrics or METRICS) & set(part.READS):
+                phase = part.PROGRESS[0]
+                part.prepare(dataset, lambda n, phase=phase: progress(phase, n))
     frames = []
     keys: list[str] = []
     for metric_id in metrics or METRICS:

@@ -30,7 +30,7 @@ __all__ = [
 
 def _fan_group(ds: DatasetLike, by: Iterable[str] | str | None) -> list[str]:
     """Requested keys, with ``ruleset`` first when the dataset mixes rulesets: fan names are
-    per ruleset (Guobiao 平和 is not Fuzhou 平和) and so are the denominators."""
+    per ruleset (平和 in one ruleset is not 平和 in another) and so are the denominators."""
     keys = list(normalize_by(by))
     if "ruleset" not in keys and base_tables(ds).hands["ruleset"].nunique() > 1:
         keys.insert(0, "ruleset")

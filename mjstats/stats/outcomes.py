@@ -69,56 +69,21 @@ Engine = Callable[[list[int], list[Meld], int | None, str], int]
 
 
 def _shanten_engines() -> dict[str, Engine]:
-    """Shanten functions per ruleset, imported lazily (the engines are optional here)."""
+    """Shanten functions per ruleset (each ruleset's ``shanten`` part), imported lazily (the
+    engines are optional here)."""
+    from mjstats.rulesets import recorded
+
     engines: dict[str, Engine] = {}
-    try:
-        from mjstats.rules.guobiao.waits import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
-        from mjstats.rules.guobiao.waits import shanten as gb_shanten
-        from mjstats.rules.hand import regular_shanten
-
-        def guobiao(tiles: list[int], melds: list[Meld], gold: int | None, profile: str) -> int:
-            need = 13 - 3 * len(melds)
-            if len(tiles) == need:
-                # The engine's shanten is the least over the winning forms. Ask the melds + pair
-                # form first (cheap); call the full engine only when a special form could still
-                # be waiting: 6 pairs (七对), 12 terminal/honour kinds (十三幺), 13 kinds (全不靠),
-                # 8 of a knitted straight's 9 tiles (组合龙). Tests check this equals the engine.
-                counts = [0] * 34
-                for t in tiles:
-                    counts[t] += 1
-                if regular_shanten(counts, 4 - len(melds)) <= 0:
-                    return 0
-                special = False
-                if not melds:
-                    kinds = sum(1 for c in counts if c)
-                    special = (sum(c // 2 for c in counts) >= 6 or kinds >= 13
-                               or sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12)
-                if not special and len(melds) <= 1:
-                    special = any(sum(1 for t in ks if counts[t]) >= 8 for ks in KNITTED_STRAIGHTS)
-                return gb_shanten(tiles, melds) if special else 1
-            if len(tiles) == need + 1:  # drew last and did not discard: the best discard
-                return min(gb_shanten(tiles[:i] + tiles[i + 1:], melds)
-                           for i in range(len(tiles)) if i == 0 or tiles[i] != tiles[i - 1])
-            raise UnreadableHand(f"{len(tiles)} concealed tiles with {len(melds)} melds")
-
-        engines["guobiao"] = guobiao
-    except ImportError as exc:
-        warnings.warn(f"tenpai_at_draw: Guobiao shanten unavailable ({exc}); skipped", stacklevel=3)
-    try:
-        from mjstats.rules.fuzhou import shanten as fz_shanten
-
-        def fuzhou(tiles: list[int], melds: list[Meld], gold: int | None, profile: str) -> int:
-            # 16 - 3m tiles (0 = waiting) or 17 - 3m after a last draw (0 = one discard from it)
-            if gold is None:
-                raise UnreadableHand("Fuzhou hand without a gold")
-            known = profile if profile in ("seed", "platform") else "seed"
-            return fz_shanten(tiles, gold, melds, profile=known)
-
-        engines["fuzhou"] = fuzhou
-    except ImportError as exc:
-        warnings.warn(f"tenpai_at_draw: Fuzhou shanten unavailable ({exc}); skipped", stacklevel=3)
+    for ruleset in recorded():
+        if ruleset.shanten is None:
+            continue
+        try:
+            engines[ruleset.name] = ruleset.load(ruleset.shanten)
+        except ImportError as exc:
+            warnings.warn(
+                f"tenpai_at_draw: {ruleset.title} shanten unavailable ({exc}); skipped", stacklevel=3
+            )
     return engines
-
 
 def _tenpai_flags(ds: DatasetLike) -> pd.DataFrame:
     """hand_id, seat, tenpai (1/0) and readable (1/0) for every seat at an exhaustive draw.

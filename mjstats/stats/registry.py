@@ -4,20 +4,21 @@ Each :class:`Metric` names a statistic in Chinese and English and says exactly w
 (numerator, denominator, unit), on which rulesets, at which level (per seat-hand, hand or win)
 and how edge cases are decided. ``docs/metrics.md`` is generated from this module by
 :func:`render_metrics_markdown` (a test keeps the two equal). The functions that compute the
-metrics live in the family modules (outcomes, fans, gold, streaks); ``mjstats.stats.compute``
+metrics live in the family modules (outcomes, fans, streaks; a ruleset's own); ``mjstats.stats.compute``
 dispatches by id.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
+from mjstats.rulesets import notes, recorded, recorded_names
 from mjstats.stats.grouping import GROUP_KEYS, SMALL_SAMPLE
 
 __all__ = ["FAMILIES", "METRICS", "Metric", "get_metric", "render_metrics_markdown"]
 
-BOTH = ("guobiao", "fuzhou")
-FUZHOU = ("fuzhou",)
+BOTH = recorded_names()  # the metrics below apply to every ruleset whose hands are recorded
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,7 @@ class Metric:
     id: str
     name_zh: str
     name_en: str
-    family: str  # outcomes | fans | gold | streaks | decisions
+    family: str  # outcomes | fans | streaks | decisions | a ruleset's own family
     kind: str  # rate (Wilson interval) | mean (normal interval) | lift | test
     level: str  # what one observation is: seat-hand | hand | win | fan pair | gold
     numerator: str
@@ -39,10 +40,16 @@ class Metric:
 
 
 _M = Metric
+
+
+def _sentence(parts: tuple[str, ...]) -> tuple[str, ...]:
+    """The rulesets' clauses as one sentence (none when no ruleset has one)."""
+    return ("; ".join(parts) + ".",) if parts else ()
+
 _PER_RULESET = ("Grouped by `ruleset` as well whenever the dataset holds more than one ruleset "
                 "(fan names and their denominators are per ruleset).")
 
-METRICS: dict[str, Metric] = {
+_CORE: dict[str, Metric] = {
     m.id: m
     for m in (
         # --- outcomes ---------------------------------------------------------------------------
@@ -52,7 +59,7 @@ METRICS: dict[str, Metric] = {
             "`H1H3`) counts for each winner; otherwise 截和 leaves the record's one winner.",)),
         _M("self_draw_share", "自摸率", "Self-draw share", "outcomes", "rate", "win",
            "wins by self-draw", "wins", "share of wins", BOTH,
-           ("Robbing a kong (抢杠和) is not a self-draw, even where Fuzhou scores it as one.",
+           (*notes("self_draw_share"),
             "抢金, 三金倒 and 天和 count as self-draws (the winner took no one's discard).")),
         _M("deal_in_rate", "点炮率", "Deal-in rate", "outcomes", "rate", "seat-hand",
            "seat-hands in which the seat's discard was won on", "seat-hands played",
@@ -72,8 +79,7 @@ METRICS: dict[str, Metric] = {
             "A claim that lost to a higher one (ignored) is not a call.")),
         _M("mean_fan", "平均番数", "Mean fan per win", "outcomes", "mean", "win",
            "sum of recorded fan totals", "wins with a recorded fan total", "fan", BOTH,
-           ("Guobiao totals include flower fans as recorded; Fuzhou totals are 花番 + 金番 + "
-            "连庄数 as the platform recorded them (patterns are points, not fan).",
+           (*_sentence(notes("mean_fan")),
             "Wins with no recorded total are left out of both sums.")),
         _M("mean_win_points", "平均和牌得分", "Mean points per win", "outcomes", "mean", "win",
            "sum of the winner's net scores", "wins with recorded scores", "points", BOTH),
@@ -90,15 +96,14 @@ METRICS: dict[str, Metric] = {
            "share of seats", BOTH,
            ("The concealed hand is rebuilt from the events (deal, draws, discards, melds, "
             "flowers); a seat holding one tile too many is waiting if some discard leaves it "
-            "waiting.", "Shanten from the rule engines (Guobiao: every winning form; Fuzhou: "
-            "golds wild). Skipped with a message when an engine is unavailable.",
+            "waiting.", f"Shanten from the rule engines ({'; '.join(notes('tenpai_at_draw'))}). "
+            "Skipped with a message when an engine is unavailable.",
             "Hands that cannot be rebuilt are counted in `unreadable` and left out.")),
         # --- fans -------------------------------------------------------------------------------
         _M("fan_frequency", "番种出现率", "Fan frequency", "fans", "rate", "win",
            "wins whose recorded fans include the fan", "wins of the ruleset", "share of wins",
            BOTH, ("`mean_count` is the mean count of the fan over the wins that have it.",
-                  "Fuzhou items (花番, 金番, 连庄, patterns) are counted like fans.",
-                  _PER_RULESET), ("fan",)),
+                  *notes("fan_frequency"), _PER_RULESET), ("fan",)),
         _M("fan_lift", "番种共现提升度", "Fan co-occurrence lift", "fans", "lift", "fan pair",
            "wins with both fans", "wins of the ruleset",
            "P(A and B) / (P(A) P(B))", BOTH,
@@ -117,34 +122,12 @@ METRICS: dict[str, Metric] = {
            "audited wins where the fan is recorded or computed", "share of wins", BOTH,
            ("Needs the audit's `computed_fans` table; `recorded_only` and `computed_only` count "
             "the wins where just one side has the fan.", _PER_RULESET), ("fan",)),
-        # --- gold (Fuzhou) ----------------------------------------------------------------------
-        _M("gold_held_share", "和牌持金分布", "Golds held at win", "gold", "rate", "win",
-           "wins holding this many golds", "Fuzhou wins", "share of wins", FUZHOU,
-           ("Golds counted in the winner's complete hand, the winning tile included (the robbed "
-            "face-up gold of 抢金 counts).",), ("golds_held",)),
-        _M("gold_points", "持金得分", "Points by golds held", "gold", "mean", "win",
-           "sum of the winner's net scores", "Fuzhou wins with scores", "points", FUZHOU,
-           (), ("golds_held",)),
-        _M("gold_wild_share", "金作百搭比例", "Golds used as wild", "gold", "rate", "gold",
-           "golds that must stand for another tile in the winning shape",
-           "golds held in wins with a complete shape", "share of golds", FUZHOU,
-           ("The fewest golds needed as wild: as many golds as possible are read at face value.",
-            "三金倒 (any shape) and wins whose shape is not complete are left out "
-            "(counted in `unresolved`).")),
-        _M("gold_discard_win_rate", "打金后和牌率", "Win rate after discarding a gold", "gold",
-           "rate", "seat-hand", "seat-hands won", "Fuzhou seat-hands, split by whether the seat "
-           "discarded a gold", "share of hands", FUZHOU,
-           ("`self_draws` counts the wins that were self-drawn (the seed profile lets a gold "
-            "discarder win only by self-draw).",), ("discarded_gold",)),
-        _M("start_gold_win_rate", "起手金数和牌率", "Win rate by golds in the starting hand",
-           "gold", "rate", "seat-hand", "seat-hands won",
-           "Fuzhou seat-hands with this many golds when play starts", "share of hands", FUZHOU,
-           ("The starting hand is what the seat holds at the hand's first discard (after the "
-            "deal, flower replacement and the gold reveal).",), ("start_golds",)),
-        _M("gold_pattern_rate", "金型频率", "Gold pattern frequency", "gold", "rate", "win",
-           "wins with the pattern (三金倒, 金雀, 金龙, 抢金)", "Fuzhou wins", "share of wins",
-           FUZHOU, ("三金倒 and 抢金 are read from `win_kind` or the pattern; 金雀 and 金龙 from the "
-                    "recorded pattern.",), ("pattern",)),
+    )
+}  # fmt: skip
+
+_STREAKS: dict[str, Metric] = {
+    m.id: m
+    for m in (
         # --- dealer streaks ---------------------------------------------------------------------
         _M("streak_share", "连庄数分布", "Streak-length distribution", "streaks", "rate", "hand",
            "hands played at this streak", "hands", "share of hands", BOTH, (), ("streak",)),
@@ -175,39 +158,64 @@ METRICS: dict[str, Metric] = {
             "`p_value` the two-sided test. Analytic, so deterministic (no resampling).",
             "Streaks above the 99th percentile of dealer hands are pooled into one top level "
             "(so a handful of very long streaks cannot drive the slope).")),
+    )
+}  # fmt: skip
+
+
+# the rulesets whose decisions are judged (their ``decisions`` part, mjstats.decision)
+JUDGED = tuple(r.name for r in recorded() if r.decisions is not None)
+
+_DECISIONS: dict[str, Metric] = {
+    m.id: m
+    for m in (
         # --- decisions (the decisions table: mjstats decisions DS; docs/decisions.md) ----------
         _M("efficiency_rate", "牌效率", "Efficiency rate", "decisions", "rate", "discard",
            "judged discards not flagged `inefficient`", "judged discards", "share of discards",
-           BOTH,
+           JUDGED,
            ("`inefficient`: the discard left a higher shanten than the best discard, or (when "
             "the best discard leaves the hand waiting) kept fewer winning tiles than it.",
             "A discard whose hand is not of a playing size (a faulty record) is not judged.",
             "Needs the decisions table (`mjstats decisions DS`).")),
         _M("useful_lost", "进张损失", "Useful tiles lost per discard", "decisions", "mean",
-           "discard", "sum of useful_best - useful_kept", "judged discards", "tiles", BOTH,
+           "discard", "sum of useful_best - useful_kept", "judged discards", "tiles", JUDGED,
            ("Useful tiles are the unseen copies of the kinds that, drawn next, would take the hand "
             "below the shanten the best discard keeps; a discard that gives up shanten keeps 0.",)),
         _M("missed_win_rate", "漏和率", "Missed-win rate", "decisions", "rate", "decision",
            "judged decisions flagged `missed_win`", "judged decisions (discards, claims, passes)",
-           "share of decisions", BOTH,
-           ("A missed win is a legal win worth the minimum (Guobiao 8 fan) on a self-drawn tile "
+           "share of decisions", JUDGED,
+           ("A missed win is a legal win worth the minimum (the ruleset's, e.g. 8 fan) on a self-drawn tile "
             "that was discarded, or on a discard that was passed or claimed instead.",
             "Passes while another seat won on the same tile are not counted.")),
         _M("danger_rate", "放铳率(每打)", "Deal-ins per discard", "decisions", "rate", "discard",
-           "discards won on by another seat", "discards", "share of discards", BOTH),
+           "discards won on by another seat", "discards", "share of discards", JUDGED),
         _M("unsafe_rate", "可避放铳率", "Avoidable deal-ins per discard", "decisions", "rate",
            "discard", "deal-ins while a discard no ready opponent waited on kept the best shanten",
-           "discards", "share of discards", BOTH,
+           "discards", "share of discards", JUDGED,
            ("Safe is judged with every hand known (the engine's view, not the player's).",)),
         _M("call_gain_rate", "副露进步率", "Claims that lowered shanten", "decisions", "rate",
            "claim", "claims after which the hand's shanten is lower", "judged claims",
-           "share of claims", BOTH,
+           "share of claims", JUDGED,
            ("After a chow or pung the shanten is the best the following discard can keep; after "
             "an exposed kong, the hand's own (a kong never lowers it: it is `call_worse`).",)),
     )
 }  # fmt: skip
 
-FAMILIES = ("outcomes", "fans", "gold", "streaks", "decisions")
+
+def _ruleset_parts() -> list[ModuleType]:
+    """The rulesets' metrics parts (registry order): METRICS entries (Metric fields in order),
+    FAMILIES (id -> title) and USAGE lines for docs/metrics.md."""
+    return [r.load(r.metrics) for r in recorded() if r.metrics is not None]
+
+
+# a ruleset's own families come between the shared ones and the dealer streaks
+METRICS: dict[str, Metric] = {
+    **_CORE, **{e[0]: Metric(*e) for part in _ruleset_parts() for e in part.METRICS}, **_STREAKS,
+    **_DECISIONS,
+}
+_TITLES = {"outcomes": "Outcomes", "fans": "Fans",
+           **{f: t for part in _ruleset_parts() for f, t in part.FAMILIES.items()},
+           "streaks": "Dealer streaks", "decisions": "Decisions"}  # fmt: skip
+FAMILIES = tuple(_TITLES)
 
 
 def get_metric(metric_id: str) -> Metric:
@@ -244,7 +252,7 @@ def render_metrics_markdown() -> str:
         'stats.win_rates("DS", by="seat")          # win, self-draw, deal-in and call rates',
         'stats.compute("DS", "deal_in_rate", by=["ruleset", "player"])',
         'stats.fan_frequencies("DS")               # also fan_lift, fan_total_distribution',
-        'stats.gold_usage("DS")                    # every gold metric (Fuzhou hands)',
+        *(line for part in _ruleset_parts() for line in part.USAGE),
         'stats.dealer_streaks("DS")                # every streak metric, with the trend test',
         'stats.compute_all("DS", by="seat")        # every metric that applies',
         "```",
@@ -265,10 +273,8 @@ def render_metrics_markdown() -> str:
         "columns they need, part file by part file, and sum per-seat counters before dividing.",
         "",
     ]
-    titles = {"outcomes": "Outcomes", "fans": "Fans", "gold": "Gold (Fuzhou)",
-              "streaks": "Dealer streaks", "decisions": "Decisions"}  # fmt: skip
     for family in FAMILIES:
-        lines += [f"## {titles[family]}", ""]
+        lines += [f"## {_TITLES[family]}", ""]
         for m in METRICS.values():
             if m.family != family:
                 continue

@@ -352,7 +352,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
         ))
 
     # Robbing a kong is a deal-in by the konger, even where the platform scores it as a
-    # self-draw (reference fuzhou.md) and records no loser: take the HU event's from_seat.
+    # self-draw (as a ruleset's reference may) and records no loser: take the HU event's from_seat.
     rob_kong = win_kind == "rob_kong"
     need_from = (loser < 0) & (winner >= 0) & (rob_kong | ~self_drawn)
     loser = np.where(need_from, hu_from, loser)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ import pyarrow.parquet as pq
 from mjstats.errors import DatasetError
 from mjstats.records import Hand
 from mjstats.store.derived_schema import DERIVED_SCHEMAS, read_schema
+from mjstats.store.fs import is_remote, local_path
 from mjstats.store.layout import current_version, manifest, version_path
 from mjstats.store.pins import pin_version, unpin
 from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
@@ -22,7 +24,7 @@ from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Dataset", "iter_hands", "open_dataset"]
+__all__ = ["Dataset", "iter_hands", "live_version", "open_dataset"]
 
 
 class Dataset:
@@ -35,8 +37,12 @@ class Dataset:
     """
 
     def __init__(self, root: str | Path) -> None:
-        self.root = Path(root)
+        if is_remote(root):  # a URL: a local snapshot of its live version (store.snapshot)
+            self._open_url(str(root))
+            return
+        self.root = Path(local_path(root) or root) if isinstance(root, str) else Path(root)
         self._pin: Path | None = None
+        self._url: str | None = None
         for _ in range(5):
             self.path = version_path(self.root)
             pin = pin_version(self.root, self.path.name)
@@ -52,8 +58,18 @@ class Dataset:
             return
         raise DatasetError(f"{self.root}: the dataset kept changing while being opened; try again")
 
+    def _open_url(self, url: str) -> None:
+        from mjstats.store.snapshot import DatasetURL, download_live_version
+
+        tmp, self.path, self.manifest = download_live_version(url)
+        self.root = DatasetURL(url)  # type: ignore[assignment]
+        self._url = url
+        self._pin = tmp
+        self._finalizer = weakref.finalize(self, shutil.rmtree, tmp, True)
+
     def close(self) -> None:
-        """Release this view's pin on its version (reading on afterwards is not safe)."""
+        """Release this view's pin on its version, or remove the local snapshot of a dataset at a
+        URL (reading on afterwards is not safe)."""
         if self._pin is not None:
             self._finalizer()
 
@@ -67,6 +83,10 @@ class Dataset:
     def is_current(self) -> bool:
         """True while this view's version is still the dataset's live version."""
         try:
+            if self._url is not None:
+                from mjstats.store.remote import live_name, url_filesystem
+
+                return live_name(*url_filesystem(self._url), self._url) == self.path.name
             return current_version(self.root) == self.path.name
         except DatasetError:
             return False
@@ -170,6 +190,15 @@ class Dataset:
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         tables = [pq.read_table(self.path / name / sub) for name in HAND_TABLES]
         return list(hands_from_tables(ruleset, *tables))
+
+
+def live_version(path: str | Path) -> str:
+    """The name of the live version of the dataset at a folder or URL (no snapshot is taken)."""
+    if is_remote(path):
+        from mjstats.store.remote import require_live, url_filesystem
+
+        return require_live(*url_filesystem(str(path)), str(path))
+    return version_path(Path(local_path(path) or path) if isinstance(path, str) else Path(path)).name
 
 
 def open_dataset(path: str | Path) -> Dataset:

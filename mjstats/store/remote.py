@@ -15,7 +15,10 @@ back to confirm: two writers starting within the same instant on different hosts
 out (docs/reliability.md). A superseded version stays for the grace period, then a later change
 collects it.
 
-Only what the audit needs lives here; ingest still writes local folders (docs/scaling.md).
+A new version folder holds the marker ``.mjstats-staging`` until its manifest is written, so an
+interrupted run's folder is known as ours. Readers pin the version they copy (``remote_pins``,
+``snapshot``); the collector keeps pinned versions. Ingest (``remote_ingest``), the audit,
+``write_derived`` and every reader go through here (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -36,64 +39,121 @@ import pyarrow as pa
 import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
-from mjstats.errors import DatasetError, MjstatsError
-from mjstats.store.layout import DATASET_FORMAT, DATASET_VERSION, VERSION_RE, version_grace
-from mjstats.store.lock import DatasetBusy, current_command, default_wait
+from mjstats.errors import DatasetError
+from mjstats.store.fs import is_url, local_path, remote_errors, url_filesystem
+from mjstats.store.layout import (
+    DATASET_FORMAT,
+    DATASET_VERSION,
+    STAGING_MARKER,
+    VERSION_RE,
+    manifest,
+    version_grace,
+)
+from mjstats.store.lock import DatasetBusy, LockHolder, current_command, default_wait
+from mjstats.store.pins import PINS_DIR
+from mjstats.store.remote_pins import live_remote_pins, remove_dead_remote_pins
 from mjstats.store.schema import HAND_TABLES
 
 __all__ = [
     "RemoteDataset",
+    "check_remote_output",
     "dataset_lock",
     "is_url",
+    "live_name",
     "local_path",
     "new_remote_version",
     "open_remote",
+    "read_remote_manifest",
     "read_version_part",
     "remote_writer_lock",
+    "require_live",
 ]
 
 _CURRENT = "CURRENT"
 
 
-def is_url(path: str | Path) -> bool:
-    """True for ``scheme://...`` strings (a pathlib.Path is always local)."""
-    return isinstance(path, str) and "://" in path and not path.startswith("/")
-
-
-def local_path(url: str) -> Path | None:
-    """The local folder of a ``file://`` URL (None for any other scheme)."""
-    if url.startswith("file://"):
-        return Path(url.removeprefix("file://"))
-    return None
-
-
 def _filesystem(url: str) -> tuple[Any, str]:
-    try:
-        from fsspec.core import url_to_fs
-    except ImportError as exc:  # fsspec comes with the dask extra
-        raise MjstatsError(f"{url}: reading dataset URLs needs fsspec: pip install mjstats[dask]") from exc
-    try:
-        fs, path = url_to_fs(url)
-    except (ImportError, ValueError) as exc:
-        raise DatasetError(f"{url}: {exc}") from exc
-    return fs, path.rstrip("/")
+    return url_filesystem(url)
 
 
-def _live_name(fs: Any, root: str) -> str | None:
-    pointer = f"{root}/{_CURRENT}"
-    if not fs.exists(pointer):
-        return None
-    name = fs.cat_file(pointer).decode("utf-8").strip()
-    if not fs.exists(f"{root}/{name}/manifest.json"):
-        raise DatasetError(f"{root}: {_CURRENT} names {name!r}, which has no manifest.json")
+def live_name(fs: Any, root: str, url: str) -> str | None:
+    """The live version's folder name, or None when the URL holds no dataset (yet)."""
+    with remote_errors(url, "read the dataset"):
+        try:
+            raw = fs.cat_file(f"{root}/{_CURRENT}")
+        except FileNotFoundError:
+            return None
+        except IsADirectoryError:
+            raise DatasetError(f"{url}: not an mjstats dataset ({_CURRENT} is a folder)") from None
+        name = raw.decode("utf-8", "replace").strip()
+        if not VERSION_RE.fullmatch(name) or not fs.exists(f"{root}/{name}/manifest.json"):
+            raise DatasetError(
+                f"{url}: {_CURRENT} names {name[:40]!r}, which is not a version of this dataset"
+            )
     return name
 
 
-def _read_manifest(fs: Any, version: str) -> dict[str, Any]:
-    data = json.loads(fs.cat_file(f"{version}/manifest.json"))
-    if data.get("format") != DATASET_FORMAT or data.get("version") != DATASET_VERSION:
-        raise DatasetError(f"{version}: not an mjstats dataset manifest of layout {DATASET_VERSION}")
+def read_remote_manifest(fs: Any, version: str, url: str = "") -> dict[str, Any]:
+    """The manifest of a version folder on ``fs`` (DatasetError naming ``url`` when unusable)."""
+    where = url or version
+    with remote_errors(where, "read the manifest"):
+        try:
+            data = json.loads(fs.cat_file(f"{version}/manifest.json"))
+        except FileNotFoundError:
+            raise DatasetError(f"{where}: this version of the dataset is gone (no manifest.json)") from None
+        except ValueError as exc:
+            raise DatasetError(f"{where}: unreadable manifest.json: {exc}") from None
+    expected = (DATASET_FORMAT, DATASET_VERSION)
+    if not isinstance(data, dict) or (data.get("format"), data.get("version")) != expected:
+        raise DatasetError(f"{where}: not an mjstats dataset manifest of layout {DATASET_VERSION}")
     return data
+
+
+def require_live(fs: Any, root: str, url: str) -> str:
+    """The live version's name; DatasetError naming the URL when there is no dataset there."""
+    name = live_name(fs, root, url)
+    if name is None:
+        with remote_errors(url, "read the dataset"):
+            _require_bucket(fs, root, url)
+            found = fs.exists(root) and any(
+                e.rstrip("/").rsplit("/", 1)[-1] not in ("LOCK", PINS_DIR) for e in fs.ls(root, detail=False)
+            )
+        if not found:
+            raise DatasetError(f"{url}: no such dataset")
+        raise DatasetError(f"{url}: not an mjstats dataset (no {_CURRENT} file)")
+    return name
+
+
+def _require_bucket(fs: Any, root: str, url: str) -> None:
+    """On an object store (no root folder), the bucket must exist: say so when it does not."""
+    bucket = root.split("/", 1)[0]
+    if not fs.root_marker and "/" in root and not fs.exists(bucket):
+        raise DatasetError(f"{url}: bucket {bucket!r} does not exist or cannot be reached")
+
+
+def check_remote_output(fs: Any, root: str, url: str) -> None:
+    """Refuse to make a dataset at a URL that holds anything but a dataset (a user's objects);
+    a bucket that does not exist or cannot be reached fails here, before anything is written."""
+    if live_name(fs, root, url) is not None:
+        return
+    with remote_errors(url, "write the dataset"):
+        _require_bucket(fs, root, url)
+        if fs.isfile(root):
+            raise DatasetError(f"{url}: exists and is not a folder")
+        try:
+            entries = fs.ls(root, detail=False)
+        except FileNotFoundError:
+            return
+    others = sorted(
+        name for name in (e.rstrip("/").rsplit("/", 1)[-1] for e in entries)
+        if name not in ("LOCK", PINS_DIR) and not VERSION_RE.fullmatch(name)
+    )
+    if others:
+        shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+        raise DatasetError(
+            f"{url}: folder is not empty and is not an mjstats dataset (holds {shown}); "
+            "choose a new or empty folder"
+        )
 
 
 class RemoteDataset:
@@ -102,11 +162,9 @@ class RemoteDataset:
     def __init__(self, url: str) -> None:
         self.url = url
         self.fs, self.root = _filesystem(url)
-        name = _live_name(self.fs, self.root)
-        if name is None:
-            raise DatasetError(f"{url}: not an mjstats dataset (no {_CURRENT} file)")
+        name = require_live(self.fs, self.root, url)
         self.path = f"{self.root}/{name}"  # the version folder, without the URL scheme
-        self.manifest = _read_manifest(self.fs, self.path)
+        self.manifest = read_remote_manifest(self.fs, self.path, url)
 
     def __repr__(self) -> str:
         return f"RemoteDataset({self.url!r}, version={self.path.rsplit('/', 1)[-1]})"
@@ -167,8 +225,16 @@ _held_guard = threading.Lock()
 
 
 @contextmanager
-def remote_writer_lock(url: str, *, wait: float | None = None) -> Iterator[None]:
-    """Hold the writer lock of the dataset at ``url`` (a lease renewed while held)."""
+def remote_writer_lock(
+    url: str,
+    *,
+    wait: float | None = None,
+    on_wait: Callable[[LockHolder | None], None] | None = None,
+    create: bool = False,
+) -> Iterator[None]:
+    """Hold the writer lock of the dataset at ``url`` (a lease renewed while held); ``on_wait`` is
+    called once, with the holder, when another writer makes this one wait. Without ``create``
+    the URL must hold a dataset: no lock object is written where there is none."""
     fs, root = _filesystem(url)
     lock = f"{root}/LOCK"
     key = f"{fs.protocol}:{lock}"
@@ -183,8 +249,11 @@ def remote_writer_lock(url: str, *, wait: float | None = None) -> Iterator[None]
             with _held_guard:
                 _held_remote[key] -= 1
         return
+    if not create:
+        require_live(fs, root, url)
     token = uuid.uuid4().hex
-    _acquire_remote(fs, lock, token, default_wait() if wait is None else wait, url)
+    with remote_errors(url, "lock the dataset"):
+        _acquire_remote(fs, lock, token, default_wait() if wait is None else wait, url, on_wait)
     with _held_guard:
         _held_remote[key] = 1
     stop = threading.Event()
@@ -240,8 +309,12 @@ def _write_lock(fs: Any, lock: str, token: str) -> None:
     fs.pipe_file(lock, json.dumps(record, sort_keys=True).encode("utf-8"))
 
 
-def _acquire_remote(fs: Any, lock: str, token: str, wait: float, url: str) -> None:
+def _acquire_remote(
+    fs: Any, lock: str, token: str, wait: float, url: str,
+    on_wait: Callable[[LockHolder | None], None] | None = None,
+) -> None:
     deadline = time.monotonic() + wait
+    told = False
     while True:
         record = _lock_record(fs, lock)
         if _stale(record):
@@ -255,6 +328,11 @@ def _acquire_remote(fs: Any, lock: str, token: str, wait: float, url: str) -> No
                 f"{url}: another writer is changing this dataset ({who}); "
                 f"waited {wait:g} s (use --wait SECONDS to wait longer)"
             )
+        if not told and on_wait is not None:
+            pid = record.get("pid")
+            on_wait(LockHolder(pid if isinstance(pid, int) else None, str(record.get("host", "")),
+                               str(record.get("command", "")), str(record.get("since", ""))))
+        told = True
         time.sleep(0.2)
 
 
@@ -266,64 +344,82 @@ def _heartbeat(fs: Any, lock: str, token: str, stop: threading.Event) -> None:
 
 
 @contextmanager
-def new_remote_version(url: str, *, drop: tuple[str, ...] = ()) -> Iterator[tuple[Any, str, dict[str, Any]]]:
+def new_remote_version(
+    url: str, *, drop: tuple[str, ...] = (), create: bool = False
+) -> Iterator[tuple[Any, str, dict[str, Any]]]:
     """Stage the next version of the dataset at ``url``: yields (filesystem, version folder,
     manifest to update). The folder starts as a copy of the live version without the tables in
     ``drop`` (server-side copies on object stores). On normal exit the manifest is written and
     ``CURRENT`` switched; on an exception the new folder is removed and the live one is untouched.
+    ``create`` allows a URL without a dataset yet (a first ingest): the version is ``v000001``.
     Runs under the dataset's writer lock (taken here unless the caller holds it).
     """
-    with remote_writer_lock(url):
+    with remote_writer_lock(url, create=create):
         fs, root = _filesystem(url)
-        live_name = _live_name(fs, root)
-        if live_name is None:
-            raise DatasetError(f"{url}: not an mjstats dataset (no {_CURRENT} file)")
-        live = f"{root}/{live_name}"
-        _remove_stale(fs, root, live_name)
-        target = f"{root}/v{int(live_name[1:]) + 1:06d}"
+        name = live_name(fs, root, url) if create else require_live(fs, root, url)
+        live = f"{root}/{name}" if name else None
+        with remote_errors(url, "clean up interrupted runs"):
+            _remove_stale(fs, root, name)
+        target = f"{root}/v{int(name[1:]) + 1 if name else 1:06d}"
         try:
-            skip = {f"{live}/manifest.json"}
-            sources = [
-                p for p in fs.find(live)
-                if p not in skip and p[len(live) + 1 :].split("/", 1)[0] not in drop
-            ]  # fmt: skip
-            if sources:
-                fs.copy(sources, [f"{target}{p[len(live):]}" for p in sources])
-            data = _read_manifest(fs, live)
+            with remote_errors(url, "copy the live version"):
+                fs.pipe_file(f"{target}/{STAGING_MARKER}", b"")  # ours, until it goes live
+                sources = [] if live is None else [
+                    p for p in fs.find(live)
+                    if p != f"{live}/manifest.json" and p[len(live) + 1 :].split("/", 1)[0] not in drop
+                ]  # fmt: skip
+                if sources:
+                    fs.copy(sources, [f"{target}{p[len(live or ''):]}" for p in sources])
+            data = read_remote_manifest(fs, live, url) if live else manifest(None)
             yield fs, target, data
-            fs.pipe_file(
-                f"{target}/manifest.json",
-                (json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8"),
-            )
-            fs.pipe_file(f"{root}/{_CURRENT}", (target.rsplit("/", 1)[-1] + "\n").encode("utf-8"))
+            with remote_errors(url, "publish the new version"):
+                fs.pipe_file(
+                    f"{target}/manifest.json",
+                    (json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8"),
+                )
+                fs.rm_file(f"{target}/{STAGING_MARKER}")
+                # reference: layout docstring - one small write switches readers to the new version
+                fs.pipe_file(f"{root}/{_CURRENT}", (target.rsplit("/", 1)[-1] + "\n").encode("utf-8"))
         except BaseException:
-            if fs.exists(target):
-                fs.rm(target, recursive=True)
+            with suppress(Exception):
+                if fs.exists(target):
+                    fs.rm(target, recursive=True)
             raise
-        _collect_remote(fs, root, target.rsplit("/", 1)[-1])
+        with remote_errors(url, "collect superseded versions"):
+            _collect_remote(fs, root, target.rsplit("/", 1)[-1])
 
 
-def _versions(fs: Any, root: str) -> list[tuple[int, str]]:
+def _versions(fs: Any, root: str, *, staged: bool = False) -> list[tuple[int, str]]:
+    """Version folders mjstats made: with a manifest (or, ``staged``, with the staging marker)."""
     out = []
-    for entry in fs.ls(root, detail=False):
+    try:
+        entries = fs.ls(root, detail=False)
+    except FileNotFoundError:
+        return []
+    for entry in entries:
         name = entry.rstrip("/").rsplit("/", 1)[-1]
-        if VERSION_RE.fullmatch(name) and fs.isdir(entry) and fs.exists(f"{entry}/manifest.json"):
+        if not VERSION_RE.fullmatch(name) or not fs.isdir(entry):
+            continue
+        if fs.exists(f"{entry}/manifest.json") or (staged and fs.exists(f"{entry}/{STAGING_MARKER}")):
             out.append((int(name[1:]), entry))
     return sorted(out)
 
 
-def _remove_stale(fs: Any, root: str, live_name: str) -> None:
-    """Remove version folders of interrupted runs (numbered past the live one: never live)."""
-    live_no = int(live_name[1:])
-    for number, entry in _versions(fs, root):
+def _remove_stale(fs: Any, root: str, live_name: str | None) -> None:
+    """Remove version folders of interrupted runs (numbered past the live one: never live) and
+    the pins of readers that have ended."""
+    live_no = int(live_name[1:]) if live_name else 0
+    for number, entry in _versions(fs, root, staged=True):
         if number > live_no:
             fs.rm(entry, recursive=True)
+    remove_dead_remote_pins(fs, root)
 
 
 def _collect_remote(fs: Any, root: str, live_name: str) -> None:
     """Remove superseded versions whose successor has been live for the grace period."""
     grace, now = version_grace(), time.time()
     versions = _versions(fs, root)
+    pinned = live_remote_pins(fs, root)
     live_no = int(live_name[1:])
     for (number, entry), (_, successor) in itertools.pairwise(versions):
         if number >= live_no:
@@ -332,7 +428,7 @@ def _collect_remote(fs: Any, root: str, live_name: str) -> None:
             switched = fs.modified(f"{successor}/manifest.json").timestamp()
         except (NotImplementedError, OSError, AttributeError):
             continue  # no modification time: keep the version (it costs space, never a reader)
-        if now - switched >= grace:
+        if now - switched >= grace and entry.rstrip("/").rsplit("/", 1)[-1] not in pinned:
             fs.rm(entry, recursive=True)
 
 
@@ -349,5 +445,5 @@ def dataset_lock(
         with writer_lock(local or Path(dataset), wait=wait, on_wait=on_wait):
             yield
         return
-    with remote_writer_lock(str(dataset), wait=wait):
+    with remote_writer_lock(str(dataset), wait=wait, on_wait=on_wait):
         yield

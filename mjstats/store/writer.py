@@ -21,6 +21,7 @@ from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.records import Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
+from mjstats.store.fs import is_remote, local_path
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
 from mjstats.store.pins import PINS_DIR
@@ -178,7 +179,7 @@ def _batches(item: SourceInput, jobs: int, batch_records: int) -> Iterator[Parse
 
 def ingest_sources(
     inputs: Iterable[SourceInput],
-    out: Path,
+    out: str | Path,
     *,
     jobs: int = 1,
     chunk_hands: int = DEFAULT_CHUNK_HANDS,
@@ -196,15 +197,24 @@ def ingest_sources(
     ``jobs`` processes parse large inputs in parallel; the result is the same for any ``jobs``.
     The change holds the dataset's writer lock: another writer makes this one wait up to
     ``wait`` seconds (then DatasetBusy). ``out`` must be new, empty or a dataset; a run that
-    fails leaves no folder behind that it created. ``limits`` bounds hostile input (record
-    length, decompression; docs/input-limits.md); None keeps the limits in force.
+    fails leaves no folder behind that it created. ``out`` may be an fsspec URL
+    (``s3://bucket/ds``): the run is the same, the version is published there (``remote_ingest``).
+    ``limits`` bounds hostile input (record length, decompression; docs/input-limits.md); None
+    keeps the limits in force.
     """
-    out = Path(out)
     inputs = list(inputs)
     for item in inputs:
         if item.read is None:
             format_module(item.format)  # an unknown format fails before any file is read
     digests = {item.path: _source_digest(item.path) for item in inputs}
+    if is_remote(out):  # a URL (s3://, memory://): the same run, published through fsspec
+        from mjstats.store.remote_ingest import ingest_remote
+
+        return ingest_remote(
+            inputs, digests, str(out), jobs=jobs, chunk_hands=chunk_hands, batch_records=batch_records,
+            progress=progress, reject_samples=reject_samples, wait=wait, on_wait=on_wait, limits=limits,
+        )
+    out = Path(local_path(out) or out) if isinstance(out, str) else Path(out)
     check_output_folder(out)  # before the lock file is made: a user's folder stays untouched
     created = not out.exists()
     try:
@@ -272,9 +282,34 @@ def _ingest_locked(
         if all(d in live for d in digests.values()):  # nothing new: leave the dataset as it is
             summary.skipped_sources.extend(str(item.path) for item in inputs)
             return summary
-    with new_version(out) as (staging, manifest_data), _no_cycle_collection():
+    with new_version(out) as (staging, manifest_data):
+        ingest_into(
+            staging, manifest_data, _existing_keys(staging), inputs, digests, summary, jobs=jobs,
+            chunk_hands=chunk_hands, batch_records=batch_records, progress=progress,
+            reject_samples=reject_samples,
+        )
+    return summary
+
+
+def ingest_into(
+    staging: Path,
+    manifest_data: dict[str, Any],
+    seen: set[int],
+    inputs: list[SourceInput],
+    digests: dict[Path, str],
+    summary: IngestSummary,
+    *,
+    jobs: int,
+    chunk_hands: int,
+    batch_records: int,
+    progress: Progress | None,
+    reject_samples: int,
+) -> None:
+    """Write the inputs' records into the folder of the next version, updating its manifest and
+    ``summary``. ``seen`` holds the hashes of the (match_id, hand_no) keys already in the
+    dataset: such a hand becomes a duplicate reject. Local and URL datasets both come here."""
+    with _no_cycle_collection():
         known = {s["sha256"] for s in manifest_data["sources"]}
-        seen = _existing_keys(staging)
         run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
         rejects = _RejectWriter(staging, run, reject_samples)
@@ -360,7 +395,6 @@ def _ingest_locked(
         summary.reject_samples = rejects.samples
         manifest_data["runs"] = run
         manifest_data["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest_data.get("tables", [])})
-    return summary
 
 
 def _duplicate(info: HandInfo, path: Path) -> Reject:
@@ -417,28 +451,52 @@ def _existing_keys(staging: Path) -> set[int]:
     return keys
 
 
-def write_derived(root: Path, tables: dict[str, pa.Table], *, partition_by: str = "ruleset") -> None:
-    """Atomically replace derived tables (audit output) in the dataset at ``root``.
+def write_derived(root: str | Path, tables: dict[str, pa.Table], *, partition_by: str = "ruleset") -> None:
+    """Atomically replace derived tables (audit output) in the dataset at ``root`` (a folder or
+    an fsspec URL).
 
     Each table is written under ``<name>/``; when it has a ``partition_by`` column, one file per
     value goes under ``<name>/<partition_by>=<value>/`` (the column itself is dropped from the
     file, as Hive partitioning does).
     """
-    root = Path(root)
-    with new_version(root, drop=tuple(tables)) as (staging, manifest_data):
-        for name, table in tables.items():
-            if name in SCHEMAS:
-                raise ValueError(f"{name!r} is an ingest table; derived tables need their own name")
-            folder = staging / name
-            folder.mkdir(parents=True, exist_ok=True)
-            if partition_by in table.column_names:
-                column = table.column(partition_by)
-                rest = table.drop_columns([partition_by])
-                for value in sorted(pc.unique(column).to_pylist(), key=str):
-                    part = folder / f"{partition_by}={value}"
-                    part.mkdir(parents=True, exist_ok=True)
-                    chosen = rest.filter(pc.equal(column, value))
-                    pq.write_table(chosen, part / "part-0.parquet", compression="zstd")
-            else:
-                pq.write_table(table, folder / "part-0.parquet", compression="zstd")
+    for name in tables:
+        if name in SCHEMAS:
+            raise ValueError(f"{name!r} is an ingest table; derived tables need their own name")
+    if is_remote(root):
+        from mjstats.store.remote import new_remote_version
+
+        with new_remote_version(str(root), drop=tuple(tables)) as (fs, target, manifest_data):
+
+            def put_remote(rel: str, table: pa.Table) -> None:
+                with fs.open(f"{target}/{rel}", "wb") as fh:
+                    pq.write_table(table, fh, compression="zstd")
+
+            _write_tables(tables, partition_by, put_remote)
+            manifest_data["tables"] = sorted({*manifest_data.get("tables", []), *tables})
+        return
+    folder = Path(local_path(root) or root) if isinstance(root, str) else Path(root)
+    with new_version(folder, drop=tuple(tables)) as (staging, manifest_data):
+        for name in tables:
+            (staging / name).mkdir(parents=True, exist_ok=True)  # an empty table is still there
+
+        def put_local(rel: str, table: pa.Table) -> None:
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(table, path, compression="zstd")
+
+        _write_tables(tables, partition_by, put_local)
         manifest_data["tables"] = sorted({*manifest_data.get("tables", []), *tables})
+
+
+def _write_tables(
+    tables: dict[str, pa.Table], partition_by: str, put: Callable[[str, pa.Table], None]
+) -> None:
+    """Each table as ``<name>/[<partition_by>=<value>/]part-0.parquet`` through ``put``."""
+    for name, table in tables.items():
+        if partition_by in table.column_names:
+            column = table.column(partition_by)
+            rest = table.drop_columns([partition_by])
+            for value in sorted(pc.unique(column).to_pylist(), key=str):
+                put(f"{name}/{partition_by}={value}/part-0.parquet", rest.filter(pc.equal(column, value)))
+        else:
+            put(f"{name}/part-0.parquet", table)

@@ -1,6 +1,6 @@
 """The Sichuan branch of ``mjstats fan`` (``--rules sichuan``): pattern, 根, fan and multiplier of one win.
 
-mjstats/cli/fan.py owns the command; it adds :func:`add_sichuan_options` to its parser and
+mjstats/cli/fan.py owns the command; it adds :func:`add_options` to its parser and
 dispatches ``--rules sichuan`` to :func:`run`. The hand, --win, --melds, --self-drawn,
 --kong-win (杠上花), --last-tile (海底), --heavenly (天胡), --earthly (地胡), --profile and --json
 are fan.py's options, shared with the other rule sets.
@@ -21,7 +21,7 @@ from mjstats.tiles import parse_tile, parse_tiles
 if TYPE_CHECKING:
     from mjstats.rulesets.sichuan.fan import WinScore
 
-__all__ = ["add_sichuan_options", "format_score", "parse_melds", "run", "score_from_args"]
+__all__ = ["add_options", "format_score", "parse_melds", "run", "score_from_args"]
 
 # Options of the other rule sets that mean nothing in Sichuan, with their "unset" value.
 _FOREIGN = {
@@ -39,7 +39,7 @@ _FOREIGN = {
 }
 
 
-def add_sichuan_options(parser: argparse.ArgumentParser) -> None:
+def add_options(parser: argparse.ArgumentParser) -> None:
     """The options only ``--rules sichuan`` reads."""
     group = parser.add_argument_group(
         "Sichuan (--rules sichuan)",

@@ -1,0 +1,1003 @@
+"""The Guobiao fan calculator: every reading of a winning hand scored, the best one kept.
+
+Each reading (division) is scored in three steps (reference guobiao.md, scoring principles):
+
+1. collect the fans its sets, tiles and win make, each occurrence tagged with the sets it uses;
+   combinations of sets follow 不拆移 / 不得相同 / 套算一次 (see :func:`_combine_chows`);
+2. apply the 不计 rules of the fan table (fans.py) in table order: 不重复;
+3. keep the division with the highest total, the first found on ties: 就高不就低.
+
+The result matches the reference calculator (PyMahjongGB / Botzone) fan for fan, including its
+flag corrections and its 明暗杠; tests/test_guobiao_differential.py checks that on 100,000 hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
+from typing import NamedTuple
+
+from mjstats.errors import InvalidHand, NotWinningHand, TileError
+from mjstats.rulesets.guobiao.divide import (
+    CHOW,
+    KONG,
+    PAIR,
+    PUNG,
+    TERMINALS_AND_HONOURS,
+    honours_and_knitted,
+    is_seven_pairs,
+    is_thirteen_orphans,
+    knitted_straight_split,
+    regular_divisions,
+    regular_waits,
+    seven_pairs_waits,
+)
+from mjstats.rulesets.guobiao.fans import FAN_BY_NAME, FANS
+from mjstats.rulesets.guobiao.profiles import Profile, get_profile
+from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
+
+__all__ = ["FanItem", "FanResult", "Meld", "calculate_fans", "meets_minimum"]
+
+Meld = tuple[str, "str | int | Tile", int]
+
+# Fan orders by name, for the scoring code below.
+_F = {f.name: f.order for f in FANS}
+_POINTS = {f.order: f.points for f in FANS}
+WIN = -1  # occurrence source: the winning tile
+_FLOWER = FAN_BY_NAME["花牌"].order
+HAND: tuple[int, ...] = ()  # occurrence source: the whole hand
+_KIND_NAMES = {CHOW: "chow", PUNG: "pung", KONG: "kong", PAIR: "pair"}
+
+# Tile classes (codes from mjstats.tiles).
+_GREEN = frozenset((10, 11, 12, 14, 16, 32))  # 23468 条 and 发
+_REVERSIBLE = frozenset((*range(18, 22), 22, 25, 26, 10, 12, 13, 14, 16, 17, 33))  # 1234589筒 245689条 白
+_TERMINAL_OR_HONOUR = frozenset(TERMINALS_AND_HONOURS)
+_TERMINAL = frozenset(t for t in TERMINALS_AND_HONOURS if t < 27)
+
+
+class FanItem(NamedTuple):
+    """One fan of a result: ``points`` per occurrence, ``count`` occurrences and, for each
+    occurrence, the tiles that make it (the sets it combines, the winning tile or the hand).
+    Immutable (a named tuple: cheap to build, compares by value)."""
+
+    name: str
+    name_en: str
+    points: int
+    count: int
+    tiles: tuple[tuple[Tile, ...], ...]
+    order: int
+
+    @property
+    def total(self) -> int:
+        return self.points * self.count
+
+
+@dataclass(frozen=True, slots=True)
+class FanResult:
+    """The best reading of a winning hand: its fans in table order and the total (flowers in).
+
+    ``form`` names the winning shape; ``sets`` is the division scored, as (kind, tiles, exposed).
+    """
+
+    total: int
+    fans: tuple[FanItem, ...]
+    form: str
+    sets: tuple[tuple[str, tuple[Tile, ...], bool], ...]
+    profile: str = "standard"
+
+    @property
+    def fan_total(self) -> int:
+        """Total without flowers (what the 8-fan minimum looks at)."""
+        return self.total - sum(f.total for f in self.fans if f.name == "花牌")
+
+    def as_pairs(self) -> tuple[tuple[int, str], ...]:
+        """(points x count, name) per fan: the reference calculator's output shape."""
+        return tuple((f.total, f.name) for f in self.fans)
+
+
+def meets_minimum(result: FanResult, minimum: int = 8) -> bool:
+    """Whether a win reaches the Guobiao minimum (8 fan; flowers do not count)."""
+    return result.fan_total >= minimum
+
+
+# --------------------------------------------------------------------------- input
+
+
+class _Pack(NamedTuple):
+    """One set of a division (internal; a tuple for speed)."""
+
+    kind: int
+    tile: int  # chow: lowest tile
+    exposed: bool
+
+
+# Fast path for the common spellings (Botzone codes, ints, Tiles); parse_tile does the rest.
+_FAST_TILES: dict[object, int] = {ALL_KINDS[t].botzone: t for t in range(34)}
+_FAST_TILES.update({t: t for t in range(34)})
+
+
+def _tile(value: str | int, what: str) -> int:
+    if value.__class__ in (str, int, Tile):
+        fast = _FAST_TILES.get(value)
+        if fast is not None:
+            return fast
+    try:
+        t = parse_tile(value)
+    except TileError as exc:
+        raise InvalidHand(f"{what}: {exc}") from None
+    if t >= 34:
+        raise InvalidHand(f"{what}: flower {t} cannot be part of a hand (pass flowers=N)")
+    return int(t)
+
+
+def _parse_meld(meld: Sequence, i: int) -> _Pack:
+    if not isinstance(meld, Sequence) or isinstance(meld, str) or len(meld) != 3:
+        raise InvalidHand(f"meld {i + 1}: expected (kind, tile, offer), got {meld!r}")
+    kind, tile, offer = meld
+    kind = str(kind).upper()
+    t = _tile(tile, f"meld {i + 1}")
+    if isinstance(offer, bool) or not isinstance(offer, int):
+        raise InvalidHand(f"meld {i + 1}: offer must be an int 0..3, got {offer!r}")
+    if kind == "CHI":
+        if t >= 27 or t % 9 in (0, 8):
+            raise InvalidHand(f"meld {i + 1}: CHI names its middle tile, {ALL_KINDS[t]} cannot be one")
+        if not 1 <= offer <= 3:
+            raise InvalidHand(f"meld {i + 1}: CHI offer must be 1..3 (the claimed tile), got {offer}")
+        return _Pack(CHOW, t - 1, True)
+    if kind == "PENG":
+        if not 1 <= offer <= 3:
+            raise InvalidHand(f"meld {i + 1}: PENG offer must be 1..3 (the player), got {offer}")
+        return _Pack(PUNG, t, True)
+    if kind == "GANG":
+        if not 0 <= offer <= 3:
+            raise InvalidHand(f"meld {i + 1}: GANG offer must be 0..3 (0 = concealed), got {offer}")
+        return _Pack(KONG, t, offer != 0)
+    raise InvalidHand(f"meld {i + 1}: kind must be CHI, PENG or GANG, got {meld[0]!r}")
+
+
+_MELDS: dict[object, _Pack] = {}  # parsed melds by their input tuple
+
+
+def _pack_tiles(kind: int, t: int) -> tuple[int, ...]:
+    if kind == CHOW:
+        return (t, t + 1, t + 2)
+    if kind == PUNG:
+        return (t, t, t)
+    if kind == KONG:
+        return (t, t, t, t)
+    return (t, t)
+
+
+# Tiles of each set kind by its tile code, as Tile tuples (for the explanation in results).
+_PACK_TILES = {
+    kind: [
+        tuple(ALL_KINDS[x] for x in _pack_tiles(kind, t)) if kind != CHOW or (t < 27 and t % 9 < 7)
+        else ()
+        for t in range(34)
+    ]
+    for kind in (CHOW, PUNG, KONG, PAIR)
+}
+
+def _mask(kinds: Iterable[int]) -> int:
+    return sum(1 << t for t in kinds)
+
+
+_SUITED_MASK = (1 << 27) - 1
+_TOH_MASK = _mask(_TERMINAL_OR_HONOUR)
+_TERMINAL_MASK = _mask(_TERMINAL)
+_REVERSIBLE_MASK = _mask(_REVERSIBLE)
+_GREEN_MASK = _mask(_GREEN)
+_RANK_MASK = [0] + [_mask(s * 9 + r - 1 for s in range(3)) for r in range(1, 10)]  # by rank 1-9
+_LOW4, _HIGH4, _MID3 = (_mask(t for r in ranks for t in range(27) if t % 9 + 1 == r)
+                        for ranks in ((1, 2, 3, 4), (6, 7, 8, 9), (4, 5, 6)))
+
+
+def _suit_fans(mask: int) -> list[tuple[int, int]]:
+    """无字 / 缺一门 / 混一色 / 清一色 / 五门齐 from the kinds present: (order, count)."""
+    missing = sum(1 for s in range(3) if not mask >> (s * 9) & 0x1FF)
+    honours = mask >> 27
+    out: list[tuple[int, int]] = []
+    if not honours:
+        out.append((_F["无字"], 1))
+    if missing == 2:
+        out.append((_F["混一色" if honours else "清一色"], 1))
+    elif missing:
+        out.append((_F["缺一门"], missing))  # all honours: three suits missing (字一色 drops it)
+    elif honours & 0xF and honours >> 4:
+        out.append((_F["五门齐"], 1))
+    return out
+
+
+def _trait_fans(mask: int) -> list[int]:
+    """断幺 / 推不倒 / 绿一色 / 字一色 / 清幺九 / 混幺九: what every tile of the hand is."""
+    out = []
+    simples = not mask & _TOH_MASK
+    if simples:
+        out.append(_F["断幺"])
+    if not mask & ~_REVERSIBLE_MASK:
+        out.append(_F["推不倒"])
+    if not mask & ~_GREEN_MASK:
+        out.append(_F["绿一色"])
+    if not simples:
+        if not mask & _SUITED_MASK:
+            out.append(_F["字一色"])
+        elif not mask & ~_TERMINAL_MASK:
+            out.append(_F["清幺九"])
+        elif not mask & ~_TOH_MASK:
+            out.append(_F["混幺九"])
+    return out
+
+
+def _range_fans(mask: int) -> list[int]:
+    """全小 / 小于五 / 全大 / 大于五 / 全中: the ranks of an honour-free hand."""
+    if mask >> 27:
+        return []
+    if not mask & ~_LOW4:
+        return [_F["小于五" if mask & _RANK_MASK[4] else "全小"]]
+    if not mask & ~_HIGH4:
+        return [_F["大于五" if mask & _RANK_MASK[6] else "全大"]]
+    if not mask & ~_MID3:
+        return [_F["全中"]]
+    return []
+
+
+# _REPEAT[t][n]: n copies of tile t, for the whole-hand explanations.
+_REPEAT = [[(ALL_KINDS[t],) * n for n in range(5)] for t in range(34)]
+
+# Concealed sets are shared immutable tuples: _CONCEALED[kind][tile].
+_CONCEALED = {kind: [_Pack(kind, t, False) for t in range(34)] for kind in (CHOW, PUNG, KONG, PAIR)}
+
+# --------------------------------------------------------------------------- hand context
+
+
+class _Hand:
+    """Everything about one call that does not depend on the division being scored."""
+
+    __slots__ = (
+        "_base",
+        "_waits",
+        "all_counts",
+        "concealed",
+        "fixed",
+        "fourth",
+        "kinds",
+        "kong_win",
+        "last",
+        "n_kongs",
+        "prevalent",
+        "seat",
+        "self_drawn",
+        "standing",
+        "win",
+    )
+
+    def __init__(self, standing: list[int], fixed: list[_Pack], win: int, self_drawn: bool,
+                 fourth: bool, kong_win: bool, last: bool, seat: int, prevalent: int) -> None:
+        self.standing = tuple(standing)
+        conc = list(standing)
+        conc[win] += 1
+        self.concealed = tuple(conc)
+        allc = list(conc)
+        kinds = 1 << win  # bitmask of the kinds present
+        for t, n in enumerate(standing):
+            if n:
+                kinds |= 1 << t
+        for p in fixed:
+            for t in _pack_tiles(p.kind, p.tile):
+                allc[t] += 1
+                kinds |= 1 << t
+        self.all_counts = allc
+        self.kinds = kinds
+        self.fixed = fixed
+        self.win = win
+        self.self_drawn = self_drawn
+        self.n_kongs = sum(1 for p in fixed if p.kind == KONG)
+        self.seat = seat
+        self.prevalent = prevalent
+        # reference guobiao.md "Oracle quirks": the calculator corrects inconsistent flags.
+        in_fixed = sum(_pack_tiles(p.kind, p.tile).count(win) for p in fixed)
+        if standing[win]:
+            fourth = False  # another copy in the hand: not the last one
+        if in_fixed == 3:
+            fourth = True  # three copies exposed: the winning tile is the last one
+        if kong_win:
+            # 杠上开花 needs a kong; 抢杠和 needs the tile to be nowhere else in the hand.
+            kong_win = self.n_kongs > 0 if self_drawn else not (in_fixed or standing[win])
+        self.fourth, self.kong_win, self.last = fourth, kong_win, last
+        self._base: dict[str, dict[int, list]] = {}
+        self._waits: frozenset[int] | None = None
+
+    # Hand-level fans: the same for every division, computed once and copied.
+    def win_flags(self) -> dict[int, list]:
+        out: dict[int, list] = {}
+        w = [(WIN,)]
+        if self.fourth:
+            out[_F["和绝张"]] = w
+        if self.last:
+            out[_F["妙手回春" if self.self_drawn else "海底捞月"]] = w
+        if self.kong_win:
+            out[_F["杠上开花" if self.self_drawn else "抢杠和"]] = w
+        if self.self_drawn:
+            out[_F["自摸"]] = w
+        return out
+
+    def suits(self) -> dict[int, list]:
+        return {order: [HAND] * n for order, n in _suit_fans(self.kinds)}
+
+    def traits(self) -> dict[int, list]:
+        return {order: [HAND] for order in _trait_fans(self.kinds)}
+
+    def rank_range(self) -> dict[int, list]:
+        return {order: [HAND] for order in _range_fans(self.kinds)}
+
+    def tile_hog(self) -> dict[int, list]:
+        # 四归一: all four copies of a kind used without declaring a kong.
+        n = sum(1 for x in self.all_counts if x == 4) - self.n_kongs
+        return {_F["四归一"]: [HAND] * n} if n > 0 else {}
+
+    def concealment(self) -> dict[int, list]:
+        exposed = sum(1 for p in self.fixed if p.exposed)
+        if exposed == 0:
+            return {_F["不求人" if self.self_drawn else "门前清"]: [HAND]}
+        if exposed == 4 and not self.self_drawn:
+            return {_F["全求人"]: [HAND]}
+        return {}  # self-drawn already gives 自摸 through win_flags
+
+    def nine_gates(self) -> dict[int, list]:
+        s = self.standing
+        if sum(s) != 13 or self.fixed:
+            return {}
+        for suit in range(3):
+            b = suit * 9
+            if s[b] == 3 and s[b + 8] == 3 and all(s[b + r] == 1 for r in range(1, 8)):
+                return {_F["九莲宝灯"]: [HAND]}
+        return {}
+
+    def base(self, key: str) -> dict[int, list]:
+        got = self._base.get(key)
+        if got is None:
+            got = {}
+            for part in _BASE_PARTS[key]:
+                got.update(part(self))
+            self._base[key] = got
+        return got
+
+    def waits(self) -> frozenset[int]:
+        """Tiles the hand waited on (regular shape; plus 七对 when nothing is melded)."""
+        if self._waits is None:
+            w = regular_waits(self.standing)
+            if w and not self.fixed:
+                w = w | seven_pairs_waits(self.standing)
+            self._waits = w
+        return self._waits
+
+
+# Which hand-level fans each reading gets (reference: special forms skip most of them).
+_BASE_PARTS = {
+    "regular": (_Hand.win_flags, _Hand.concealment, _Hand.suits, _Hand.traits,
+                _Hand.rank_range, _Hand.tile_hog, _Hand.nine_gates),
+    "seven_pairs": (_Hand.win_flags, _Hand.suits, _Hand.traits, _Hand.rank_range, _Hand.tile_hog),
+    "shifted_pairs": (_Hand.win_flags, _Hand.traits),
+    "knitted": (_Hand.win_flags, _Hand.suits, _Hand.tile_hog),
+    "flags": (_Hand.win_flags,),
+}
+
+# --------------------------------------------------------------------------- set combinations
+
+
+def _suit(t: int) -> int:
+    return t // 9
+
+
+def _rank(t: int) -> int:
+    return t % 9 + 1
+
+
+def _chows_2(a: int, b: int) -> str | None:
+    """The fan two chows (lowest tiles a, b) make together."""
+    if _suit(a) != _suit(b):
+        return "喜相逢" if _rank(a) == _rank(b) else None
+    if abs(a - b) == 3:
+        return "连六"
+    if {_rank(a), _rank(b)} == {1, 7}:
+        return "老少副"
+    if a == b:
+        return "一般高"
+    return None
+
+
+def _shifted(ranks: Sequence[int], step: int) -> bool:
+    return all(ranks[i] + step == ranks[i + 1] for i in range(len(ranks) - 1))
+
+
+def _chows_3(a: int, b: int, c: int) -> str | None:
+    """The fan three chows (sorted lowest tiles) make together."""
+    suits = {_suit(a), _suit(b), _suit(c)}
+    ranks = sorted((_rank(a), _rank(b), _rank(c)))
+    if len(suits) == 3:
+        if _shifted(ranks, 1):
+            return "三色三步高"
+        if ranks[0] == ranks[2]:
+            return "三色三同顺"
+        if ranks == [1, 4, 7]:
+            return "花龙"
+        return None
+    if len(suits) == 1:
+        if ranks == [1, 4, 7]:
+            return "清龙"
+        if _shifted(ranks, 1) or _shifted(ranks, 2):
+            return "一色三步高"
+        if ranks[0] == ranks[2]:
+            return "一色三同顺"
+    return None
+
+
+def _chows_4(t: Sequence[int]) -> str | None:
+    if len({_suit(x) for x in t}) != 1:
+        return None
+    if _shifted(t, 1) or _shifted(t, 2):
+        return "一色四步高"
+    if t[0] == t[3]:
+        return "一色四同顺"
+    return None
+
+
+def _pungs_2(a: int, b: int) -> str | None:
+    if a < 27 and b < 27:
+        return "双同刻" if _rank(a) == _rank(b) else None
+    if a >= 31 and b >= 31:
+        return "双箭刻"
+    return None
+
+
+def _pungs_3(a: int, b: int, c: int) -> str | None:
+    if c < 27:
+        suits = {_suit(a), _suit(b), _suit(c)}
+        ranks = sorted((_rank(a), _rank(b), _rank(c)))
+        if len(suits) == 3:
+            if _shifted(ranks, 1):
+                return "三色三节高"
+            if ranks[0] == ranks[2]:
+                return "三同刻"
+        elif len(suits) == 1 and _shifted((a, b, c), 1):
+            return "一色三节高"
+        return None
+    if a >= 27 and c <= 30:
+        return "三风刻"
+    if (a, b, c) == (31, 32, 33):
+        return "大三元"
+    return None
+
+
+def _pungs_4(t: Sequence[int]) -> str | None:
+    if t[3] < 27 and len({_suit(x) for x in t}) == 1 and _shifted(t, 1):
+        return "一色四节高"
+    if tuple(t) == (27, 28, 29, 30):
+        return "大四喜"
+    return None
+
+
+_TRIPLES = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))
+_PAIRS_OF_4 = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+_PAIRS_OF_3 = ((0, 1), (0, 2), (1, 2))
+# Two-set chow fans, in the order the account-once rule keeps them (first = kept longest).
+_TWO_CHOW_FANS = ("一般高", "喜相逢", "连六", "老少副")
+
+
+def _account_once(found: list[tuple[str, tuple[int, int]]], n_sets: int) -> list:
+    """套算一次 + 不得相同 over two-set fans among ``n_sets`` chows.
+
+    Each fan links two chows; a chow not yet combined may combine once with one already combined,
+    so the fans can be at most (chows involved - 1) for connected chows. When over the limit,
+    repeats of the same fan go first (不得相同), then fans, 老少副 first.
+    """
+    involved = {i for _, pair in found for i in pair}
+    limit = len(involved) - 1 if involved else 0
+    if n_sets == 3:
+        limit = min(limit, 2)
+    kept = list(found)
+    for floor in (1, 0):
+        for name in reversed(_TWO_CHOW_FANS):
+            while len(kept) > limit:
+                same = [k for k in kept if k[0] == name]
+                if len(same) <= floor:
+                    break
+                kept.remove(same[-1])
+    return kept
+
+
+def _combine_chows(chows: list[tuple[int, int]], out: dict[int, list]) -> None:
+    """Add the fans made by combining chows, given as (set index, lowest tile) sorted by tile."""
+    for order, positions in _chow_combinations(tuple([t for _, t in chows])):
+        out.setdefault(order, []).append(tuple([chows[p][0] for p in positions]))
+
+
+def _combine_pungs(pungs: list[tuple[int, int]], out: dict[int, list]) -> None:
+    """Add the fans made by combining pungs/kongs, given as (set index, tile) sorted by tile."""
+    for order, positions in _pung_combinations(tuple([t for _, t in pungs])):
+        out.setdefault(order, []).append(tuple([pungs[p][0] for p in positions]))
+
+
+Combination = tuple[tuple[int, tuple[int, ...]], ...]  # (fan order, positions of the sets used)
+
+
+@lru_cache(maxsize=1 << 14)
+def _chow_combinations(tiles: tuple[int, ...]) -> Combination:
+    """Fans of 2-4 chows (sorted lowest tiles). 不拆移: a four-chow fan uses every chow; a
+    three-chow fan leaves one chow that combines once more (套算一次); else pairs, limited by
+    :func:`_account_once`. Pure in the tiles, so cached."""
+    n = len(tiles)
+    if n == 4:
+        fan = _chows_4(tiles)
+        if fan:
+            return ((_F[fan], (0, 1, 2, 3)),)
+    if n >= 3:
+        for tri in _TRIPLES if n == 4 else ((0, 1, 2),):
+            fan = _chows_3(*(tiles[i] for i in tri))
+            if fan:
+                found: list[tuple[int, tuple[int, ...]]] = [(_F[fan], tri)]
+                if n == 4:
+                    (free,) = {0, 1, 2, 3} - set(tri)
+                    links = [(_chows_2(tiles[i], tiles[free]), i) for i in tri]
+                    for name in _TWO_CHOW_FANS:
+                        hit = next((i for f, i in links if f == name), None)
+                        if hit is not None:
+                            found.append((_F[name], (hit, free)))
+                            break
+                return tuple(found)
+    pairs = _PAIRS_OF_4 if n == 4 else _PAIRS_OF_3 if n == 3 else ((0, 1),) if n == 2 else ()
+    two = []
+    for i, j in pairs:
+        fan = _chows_2(tiles[i], tiles[j])
+        if fan:
+            two.append((fan, (i, j)))
+    if n >= 3:
+        two = _account_once(two, n)
+    return tuple((_F[fan], pos) for fan, pos in two)
+
+
+@lru_cache(maxsize=1 << 14)
+def _pung_combinations(tiles: tuple[int, ...]) -> Combination:
+    """Fans of 2-4 pungs/kongs (sorted tiles), by the same principles as the chows."""
+    n = len(tiles)
+    if n == 4:
+        fan = _pungs_4(tiles)
+        if fan:
+            return ((_F[fan], (0, 1, 2, 3)),)
+    if n >= 3:
+        for tri in _TRIPLES if n == 4 else ((0, 1, 2),):
+            fan = _pungs_3(*(tiles[i] for i in tri))
+            if fan:
+                found: list[tuple[int, tuple[int, ...]]] = [(_F[fan], tri)]
+                if n == 4:
+                    (free,) = {0, 1, 2, 3} - set(tri)
+                    for i in range(4):
+                        two = None if i == free else _pungs_2(tiles[i], tiles[free])
+                        if two:
+                            found.append((_F[two], (i, free)))
+                            break
+                return tuple(found)
+    pairs = _PAIRS_OF_4 if n == 4 else _PAIRS_OF_3 if n == 3 else ((0, 1),) if n == 2 else ()
+    return tuple(
+        (_F[fan], (i, j)) for i, j in pairs if (fan := _pungs_2(tiles[i], tiles[j])) is not None
+    )
+
+
+def _pung_fans(packs: list[_Pack], pung_idx: list[int], concealed_pung: list[bool],
+               out: dict[int, list]) -> None:
+    """Kong fans, concealed-pung fans, 碰碰和 and the per-pung 箭刻 / 幺九刻."""
+    mk = [i for i in pung_idx if packs[i].kind == KONG and packs[i].exposed]
+    ck = [i for i in pung_idx if packs[i].kind == KONG and not packs[i].exposed]
+    cp = [i for i, c in zip(pung_idx, concealed_pung, strict=True) if c and packs[i].kind == PUNG]
+    kongs = mk + ck
+    # Every kong fan whose definition holds; the table's 不计 rules keep the right one.
+    if len(kongs) == 4:
+        out[_F["四杠"]] = [tuple(kongs)]
+    if len(kongs) >= 3:
+        out[_F["三杠"]] = [tuple(kongs)]
+    if len(ck) >= 2:
+        out[_F["双暗杠"]] = [tuple(ck)]
+    if len(mk) >= 2:
+        out[_F["双明杠"]] = [tuple(mk)]
+    if mk and ck:
+        out[_F["明暗杠"]] = [(mk[0], ck[0])]
+    if ck:
+        out[_F["暗杠"]] = [(ck[0],)]
+    if mk:
+        out[_F["明杠"]] = [(mk[0],)]
+    hidden = ck + cp
+    name = {2: "双暗刻", 3: "三暗刻", 4: "四暗刻"}.get(len(hidden))
+    if name:
+        out[_F[name]] = [tuple(sorted(hidden))]
+    if len(pung_idx) == 4:
+        out[_F["碰碰和"]] = [HAND]
+    for i in pung_idx:
+        t = packs[i].tile
+        if t >= 31:
+            out.setdefault(_F["箭刻"], []).append((i,))
+        elif t in _TERMINAL_OR_HONOUR:
+            out.setdefault(_F["幺九刻"], []).append((i,))
+
+
+def _wind_fans(h: _Hand, packs: list[_Pack], pung_idx: Iterable[int], out: dict[int, list]) -> None:
+    for i in pung_idx:
+        t = packs[i].tile
+        if 27 <= t <= 30:
+            if t - 27 == h.prevalent:
+                out[_F["圈风刻"]] = [(i,)]
+            if t - 27 == h.seat:
+                out[_F["门风刻"]] = [(i,)]
+
+
+def _wait_position(packs: Iterable[_Pack], win: int) -> str | None:
+    """Where the winning tile sits among concealed sets: 边张 (an end of a chow) before 嵌张 (a
+    chow's middle) before 单钓将 (the pair), as the reference ranks them when several fit."""
+    flags = 0
+    for p in packs:
+        if p.kind == CHOW:
+            if p.tile + 1 == win:
+                flags |= 2
+            elif p.tile == win or p.tile + 2 == win:
+                flags |= 1
+        elif p.kind == PAIR and p.tile == win:
+            flags |= 4
+    if not flags:
+        return None
+    return "边张" if flags & 1 else "嵌张" if flags & 2 else "单钓将"
+
+
+def _wait_fans(h: _Hand, packs: list[_Pack], first_concealed: int, out: dict[int, list]) -> None:
+    """边张 / 嵌张 / 单钓将: only when exactly one tile kind completed the hand."""
+    name = _wait_position(packs[first_concealed:], h.win)
+    if name and len(h.waits()) == 1:
+        out[_F[name]] = [(WIN,)]
+
+
+def _pack_traits(packs: list[_Pack], out: dict[int, list]) -> None:
+    """全带幺 / 全带五 / 全双刻: a property every set and the pair share."""
+    terminal = five = even = 0
+    for p in packs:
+        t = p.tile
+        if t >= 27:
+            terminal += 1
+            continue
+        r = _rank(t)
+        if p.kind == CHOW:
+            if r in (1, 7):
+                terminal += 1
+            elif r in (3, 4, 5):
+                five += 1
+        elif r in (1, 9):
+            terminal += 1
+        elif r == 5:
+            five += 1
+        elif r % 2 == 0:
+            even += 1
+    if terminal == 5:
+        out[_F["全带幺"]] = [HAND]
+    elif five == 5:
+        out[_F["全带五"]] = [HAND]
+    elif even == 5:
+        out[_F["全双刻"]] = [HAND]
+
+
+def _apply_exclusions(out: dict[int, list]) -> None:
+    """不重复: each counted fan, in table order, removes what its 不计 rules name."""
+    for order in sorted(out):
+        if order not in out:
+            continue
+        fan = FANS[order - 1]
+        for name in fan.excludes:
+            out.pop(_F[name], None)
+        for name, n in fan.consumes:
+            target = out.get(_F[name])
+            if not target:
+                continue
+            if n:
+                del target[-n:]
+            else:
+                used = {i for occ in out[order] for i in occ}
+                target[:] = [occ for occ in target if not set(occ) <= used]
+            if not target:
+                del out[_F[name]]
+        for old, new in fan.replaces:
+            if out.pop(_F[old], None) is not None:
+                out[_F[new]] = [(WIN,)]
+
+
+def _total(out: dict[int, list]) -> int:
+    return sum(_POINTS[k] * len(v) for k, v in out.items())
+
+
+# --------------------------------------------------------------------------- readings
+
+
+def _score_regular(h: _Hand, sets: tuple, pair: int) -> tuple[dict[int, list], list[_Pack]]:
+    packs = list(h.fixed)
+    first = len(packs)
+    packs.extend(_CONCEALED[k][t] for k, t in sets)
+    packs.append(_CONCEALED[PAIR][pair])
+    out = dict(h.base("regular"))  # hand-level lists are shared: only per-set fans get appended
+
+    chows = sorted(((i, p.tile) for i, p in enumerate(packs) if p.kind == CHOW), key=lambda x: x[1])
+    pung_idx = [i for i, p in enumerate(packs) if p.kind in (PUNG, KONG)]
+    # A pung completed by a discard counts as exposed, unless the winning tile can be read as
+    # part of a concealed chow (reference behaviour).
+    win = h.win
+    discard_pung = not h.self_drawn and not any(
+        packs[i].tile <= win <= packs[i].tile + 2 for i, _ in chows if i >= first
+    )
+    concealed = [
+        not packs[i].exposed and not (discard_pung and i >= first and packs[i].tile == win)
+        for i in pung_idx
+    ]
+    if pung_idx:
+        _pung_fans(packs, pung_idx, concealed, out)
+
+    pair_pack = len(packs) - 1
+    if len(chows) == 4:
+        double_dragon = _double_dragon(chows, pair)
+        if double_dragon:
+            out[_F[double_dragon]] = [HAND]
+        else:
+            _combine_chows(chows, out)
+        if pair < 27:
+            out[_F["平和"]] = [HAND]
+    else:
+        pungs = sorted(((i, packs[i].tile) for i in pung_idx), key=lambda x: x[1])
+        if len(chows) in (2, 3):
+            _combine_chows(chows, out)
+        if len(chows) != 3:
+            _combine_pungs(pungs, out)
+        # A dragon (wind) pair turns two dragon pungs (three wind pungs) into the small fan.
+        two = out.get(_F["双箭刻"])
+        if two and pair >= 31:
+            out[_F["小三元"]] = [(*two[0], pair_pack)]
+        three = out.get(_F["三风刻"])
+        if three and 27 <= pair <= 30 and not two:
+            out[_F["小四喜"]] = [(*three[0], pair_pack)]
+    _pack_traits(packs, out)
+    if _F["全求人"] not in out and _F["四杠"] not in out:
+        _wait_fans(h, packs, first, out)
+    _wind_fans(h, packs, pung_idx, out)
+    _apply_exclusions(out)
+    if not out:
+        out[_F["无番和"]] = [HAND]
+    return out, packs
+
+
+def _double_dragon(chows: list[tuple[int, int]], pair: int) -> str | None:
+    """三色双龙会 / 一色双龙会: 123 and 789 chows twice around a pair of fives."""
+    if pair >= 27 or _rank(pair) != 5:
+        return None
+    ps = _suit(pair)
+    shape = sorted((_suit(t), _rank(t)) for _, t in chows)
+    others = sorted({0, 1, 2} - {ps})
+    if shape == sorted((s, r) for s in others for r in (1, 7)):
+        return "三色双龙会"
+    if shape == [(ps, 1), (ps, 1), (ps, 7), (ps, 7)]:
+        return "一色双龙会"
+    return None
+
+
+def _score_knitted(h: _Hand) -> tuple[dict[int, list], list[_Pack], tuple[int, ...]] | None:
+    """组合龙 with one more set (concealed, or the one meld) and a pair."""
+    if len(h.fixed) > 1:
+        return None
+    split = knitted_straight_split(h.concealed)
+    if split is None:
+        return None
+    straight, rest = split
+    divisions = regular_divisions(rest) if sum(rest) else ()
+    if len(divisions) != 1:
+        return None
+    sets, pair = divisions[0]
+    packs = [*h.fixed, *(_CONCEALED[k][t] for k, t in sets), _CONCEALED[PAIR][pair]]
+    fourth = packs[0]
+    out = {k: list(v) for k, v in h.base("knitted").items()}
+    out[_F["组合龙"]] = [HAND]
+    if fourth.kind == CHOW:
+        if pair < 27:
+            out[_F["平和"]] = [HAND]
+    else:
+        # reference: no discard adjustment here; a lone concealed pung is just a pung.
+        _pung_fans(packs, [0], [not fourth.exposed], out)
+    if not h.fixed or (fourth.kind == KONG and not fourth.exposed):
+        out[_F["不求人" if h.self_drawn else "门前清"]] = [HAND]
+    win = h.win
+    if not h.fixed:
+        # reference: the wait is judged on the set and pair beside the knitted straight; a
+        # winning tile inside the straight (no other copy) earns no wait fan.
+        if rest[win]:
+            left = list(rest)
+            left[win] -= 1
+            name = _wait_position(packs, win)
+            if name and len(regular_waits(tuple(left))) == 1:
+                out[_F[name]] = [(WIN,)]
+    elif h.concealed[win] > 1:
+        out[_F["单钓将"]] = [(WIN,)]  # reference: with a meld, a held copy means a pair wait
+    if fourth.kind != CHOW:
+        _wind_fans(h, packs, [0], out)
+    _apply_exclusions(out)
+    return out, packs, straight
+
+
+def _score_special(h: _Hand) -> tuple[dict[int, list], str] | None:
+    """七对 / 连七对 / 十三幺 / 全不靠 / 七星不靠 on a hand with nothing melded."""
+    c = h.concealed
+    absent = c.count(0)  # 14 tiles: 七对 has at most 7 kinds, 十三幺 13, 全不靠 14
+    if absent >= 27 and is_seven_pairs(c):
+        kinds = [t for t in range(34) if c[t]]
+        shifted = len(kinds) == 7 and kinds[6] < 27 and kinds[6] - kinds[0] == 6
+        if shifted and _suit(kinds[0]) == _suit(kinds[6]):
+            out = {k: list(v) for k, v in h.base("shifted_pairs").items()}
+            out[_F["连七对"]] = [HAND]
+            form = "seven_shifted_pairs"
+        else:
+            out = {k: list(v) for k, v in h.base("seven_pairs").items()}
+            out[_F["七对"]] = [HAND]
+            form = "seven_pairs"
+    elif absent <= 21 and is_thirteen_orphans(c):
+        out = {k: list(v) for k, v in h.base("flags").items()}
+        out[_F["十三幺"]] = [HAND]
+        form = "thirteen_orphans"
+    else:
+        hk = honours_and_knitted(c) if absent == 20 else None
+        if hk is None:
+            return None
+        greater, straight = hk
+        out = {k: list(v) for k, v in h.base("flags").items()}
+        if greater:
+            out[_F["七星不靠"]] = [HAND]
+        else:
+            out[_F["全不靠"]] = [HAND]
+            if straight:
+                out[_F["组合龙"]] = [HAND]
+        form = "honours_and_knitted"
+    _apply_exclusions(out)
+    return out, form
+
+
+# --------------------------------------------------------------------------- public entry
+
+
+def calculate_fans(
+    hand: str | Iterable[str | int],
+    melds: Iterable[Meld],
+    win_tile: str | int,
+    *,
+    flowers: int = 0,
+    self_drawn: bool = False,
+    fourth_tile: bool = False,
+    kong_win: bool = False,
+    last_tile: bool = False,
+    seat_wind: int = 0,
+    round_wind: int = 0,
+    profile: str | Profile = "standard",
+    heavenly: bool = False,
+    earthly: bool = False,
+    human: bool = False,
+) -> FanResult:
+    """Score a Guobiao win: the best reading's fans (flowers included in ``total``).
+
+    ``hand`` is the concealed tiles without ``win_tile``; ``melds`` are ``(kind, tile, offer)``
+    as Botzone/PyMahjongGB write them. The 8-fan minimum is not applied (see meets_minimum).
+    ``heavenly`` / ``earthly`` / ``human`` claim 天和 / 地和 / 人和 and count only in a profile
+    that has them. Raises NotWinningHand, or InvalidHand for impossible input.
+    """
+    prof = get_profile(profile)
+    if isinstance(hand, str):
+        try:
+            hand = parse_tiles(hand)  # any notation parse_tiles reads: "W1 W2", "123m", ...
+        except TileError as exc:
+            raise InvalidHand(f"hand: {exc}") from None
+    tiles = [_FAST_TILES.get(t) if t.__class__ is str else None for t in hand]
+    if None in tiles:
+        tiles = [_tile(t, "hand") for t in hand]
+    packs = []
+    for i, m in enumerate(melds):
+        try:
+            pack = _MELDS.get(m)  # (kind, tile, offer) tuples seen before
+        except TypeError:  # unhashable: parse it every time
+            pack = None
+        if pack is None:
+            pack = _parse_meld(m, i)
+            if m.__class__ is tuple and m[2].__class__ is int and len(_MELDS) < 4096:
+                _MELDS[m] = pack
+        packs.append(pack)
+    win = _tile(win_tile, "winning tile")
+    if len(packs) > 4:
+        raise InvalidHand(f"{len(packs)} melds: a hand has at most 4")
+    if len(tiles) != 13 - 3 * len(packs):
+        raise InvalidHand(
+            f"{len(tiles)} concealed tiles with {len(packs)} melds: expected {13 - 3 * len(packs)}"
+            " (without the winning tile)"
+        )
+    for name, value in (("seat_wind", seat_wind), ("round_wind", round_wind)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+            raise InvalidHand(f"{name} must be 0..3 (E S W N), got {value!r}")
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
+        raise InvalidHand(f"flowers must be 0..8, got {flowers!r}")
+    standing = [0] * 34
+    for t in tiles:
+        standing[t] += 1
+    h = _Hand(standing, packs, win, bool(self_drawn), bool(fourth_tile), bool(kong_win),
+              bool(last_tile), seat_wind, round_wind)
+    if max(h.all_counts) > 4:
+        over = [ALL_KINDS[t].botzone for t in range(34) if h.all_counts[t] > 4]
+        raise InvalidHand(f"more than four copies of {', '.join(over)} across hand, melds and win")
+
+    best: dict[int, list] | None = None
+    best_total = -1
+    form = "regular"
+    best_packs: list[_Pack] = []
+    straight: tuple[int, ...] = ()
+    knitted = _score_knitted(h)
+    if knitted is not None:
+        best, best_packs, straight = knitted
+        best_total = _total(best)
+        form = "knitted_straight"
+    elif not packs:
+        special = _score_special(h)
+        if special is not None:
+            best, form = special
+            best_total = _total(best)
+    # 就高不就低: a 七对 hand is also read as a regular hand; the first higher total wins.
+    if best is None or form == "seven_pairs":
+        for sets, pair in regular_divisions(h.concealed):
+            out, div_packs = _score_regular(h, sets, pair)
+            total = _total(out)
+            if total > best_total:
+                best, best_total, best_packs, form = out, total, div_packs, "regular"
+    if best is None:
+        raise NotWinningHand(
+            f"not a winning hand: {' '.join(ALL_KINDS[t].botzone for t in tiles)}"
+            f" + {ALL_KINDS[win].botzone} with {len(packs)} meld(s)"
+        )
+    return _build_result(h, best, best_packs, form, straight, flowers, prof,
+                         {"heavenly": heavenly, "earthly": earthly, "human": human})
+
+
+def _build_result(h: _Hand, fans: dict[int, list], packs: list[_Pack], form: str,
+                  straight: tuple[int, ...], flowers: int, prof: Profile,
+                  flags: dict[str, bool]) -> FanResult:
+    hand_tiles = tuple(chain.from_iterable([_REPEAT[t][n] for t, n in enumerate(h.all_counts) if n]))
+    pack_tiles = [_PACK_TILES[p.kind][p.tile] for p in packs]
+    win_tiles = (ALL_KINDS[h.win],)
+
+    def source_tiles(occ: tuple[int, ...]) -> tuple[Tile, ...]:
+        if not occ:
+            return hand_tiles
+        if len(occ) == 1:
+            i = occ[0]
+            return win_tiles if i == WIN else pack_tiles[i]
+        return tuple(chain.from_iterable([pack_tiles[i] for i in occ]))
+
+    items: list[FanItem] = []
+    total = 0
+    excluded: set[str] = set()
+    for extra in prof.extras:
+        if flags.get(extra.flag):
+            items.append(FanItem(extra.name, extra.name_en, extra.points, 1, (hand_tiles,), 0))
+            total += extra.points
+            excluded.update(extra.excludes)
+    if flowers:
+        fans = dict(fans)
+        fans[_FLOWER] = [()] * flowers  # one per flower; no tiles to show (flowers are set aside)
+    for order in sorted(fans):
+        fan = FANS[order - 1]
+        if fan.name in excluded:
+            continue
+        occ = fans[order]
+        tiles = ((),) * flowers if order == _FLOWER else tuple([source_tiles(o) for o in occ])
+        items.append(FanItem(fan.name, fan.name_en, fan.points, len(occ), tiles, order))
+        total += fan.points * len(occ)
+    sets: list[tuple[str, tuple[Tile, ...], bool]] = []
+    if straight:
+        sets.append(("knitted", tuple(ALL_KINDS[t] for t in straight), False))
+    if form in ("regular", "knitted_straight"):
+        for p, tiles in zip(packs, pack_tiles, strict=True):
+            sets.append((_KIND_NAMES[p.kind], tiles, p.exposed))
+    return FanResult(total, tuple(items), form, tuple(sets), prof.name)

@@ -1,0 +1,82 @@
+"""What a seat would score if it won now: a win the record does not end with, scored from the
+replayed table without changing it (the judge's canHu values, declared wins a platform refused).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from mjstats.errors import InvalidHand, NotWinningHand
+from mjstats.replay.profile import ComputedWin, Meld, WinContext
+from mjstats.rulesets.guobiao.waits import waits
+
+if TYPE_CHECKING:
+    from mjstats.replay.replayer import HandReplay
+
+__all__ = ["possible_win"]
+
+
+def possible_win(
+    replay: HandReplay,
+    seat: int,
+    tile: int,
+    *,
+    self_drawn: bool,
+    discarder: int | None,
+    kong_win: bool,
+    last_tile: bool,
+    flowers: int = 0,
+) -> ComputedWin | None:
+    """The win ``seat`` would have with ``tile`` at this point of ``replay`` (a HandReplay), or
+    None when its tiles do not win (or do not make a hand of the right size).
+
+    On a self-draw ``tile`` is already in the seat's hand; on a discard or a robbed kong it is
+    not. 和绝张 as in the replayer: the other three copies on the table.
+    """
+    state = replay.state
+    player = state.seats[seat]
+    held = player.concealed
+    if any(held[34:]):  # a flower still in hand: no win until it is set aside
+        return None
+    counts = held[:34]
+    if self_drawn:
+        if counts[tile] < 1:
+            return None
+        counts[tile] -= 1
+    if sum(counts) + 3 * len(player.melds) != 13:
+        return None
+    melds = tuple(player.melds)
+    # the shape first: most seats at most steps wait on nothing (the calculator costs 50x more)
+    if tile not in _waits(tuple(counts), melds):
+        return None
+    others = state.visible[tile] - (0 if self_drawn else 1)
+    ctx = WinContext(
+        winner=seat,
+        discarder=discarder,
+        concealed=tuple(t for t, n in enumerate(counts) for _ in range(n)),
+        melds=melds,
+        win_tile=tile,
+        self_drawn=self_drawn,
+        fourth_tile=others >= 3,
+        kong_win=kong_win,
+        last_tile=last_tile,
+        seat_wind=replay.hand.seat_wind(seat),
+        round_wind=replay.hand.prevalent_wind,
+        flowers=flowers,
+    )
+    try:
+        return replay.profile.evaluate_win(ctx)
+    except (NotWinningHand, InvalidHand):
+        return None
+
+
+@lru_cache(maxsize=8192)
+def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> frozenset[int]:
+    """The kinds completing a 13 - 3 x melds hand (34 counts) in any Guobiao form, by shape.
+    Cached: the three seats waiting for a discard keep their hands from one step to the next."""
+    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
+    try:
+        return frozenset(int(t) for t in waits(tiles, [m.as_tuple() for m in melds]))
+    except InvalidHand:
+        return frozenset()

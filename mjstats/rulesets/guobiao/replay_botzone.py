@@ -1,0 +1,102 @@
+"""The Botzone "Chinese Standard Mahjong" profile: per-seat walls, 13 dealt, Guobiao scoring.
+
+Reference botzone-format.md: the shuffled wall is split into four walls of 34, one per seat; each
+seat is dealt 13 and draws (kong replacements included) only from its own wall, so at most 21
+draws per seat. The dealer (seat 0) draws first. Wins are scored by ``mjstats.rulesets.guobiao``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mjstats.records import Hand
+from mjstats.replay.profile import ComputedFan, ComputedWin, ReplayProfile, Wall, WinContext
+from mjstats.replay.replayer import register_profile
+from mjstats.rulesets.guobiao.fan_names import BOTZONE_FAN_NAMES
+
+__all__ = ["BOTZONE", "BotzoneProfile", "PerSeatWalls", "guobiao_win"]
+
+WALL_PER_SEAT = 34
+DEALT = 13
+
+
+
+class PerSeatWalls(Wall):
+    """Four walls, one per seat, each with ``size - dealt`` tiles to draw."""
+
+    __slots__ = ("_left",)
+
+    def __init__(self, draws_per_seat: int) -> None:
+        self._left = [draws_per_seat] * 4
+
+    def draw(self, seat: int, replacement: bool) -> bool:
+        if self._left[seat] <= 0:
+            return False
+        self._left[seat] -= 1
+        return True
+
+    def remaining(self, seat: int) -> int:
+        return self._left[seat]
+
+    def describe(self) -> str:
+        return "walls left " + " ".join(f"{s}:{n}" for s, n in enumerate(self._left))
+
+
+def guobiao_win(ctx: WinContext) -> ComputedWin:
+    """Score a win with mjstats' Guobiao calculator (imported on first use)."""
+    from mjstats.rulesets.guobiao import calculate_fans, guobiao_payments, meets_minimum
+
+    result = calculate_fans(
+        ctx.concealed,
+        [m.as_tuple() for m in ctx.melds],
+        ctx.win_tile,
+        flowers=ctx.flowers,
+        self_drawn=ctx.self_drawn,
+        fourth_tile=ctx.fourth_tile,
+        kong_win=ctx.kong_win,
+        last_tile=ctx.last_tile,
+        seat_wind=ctx.seat_wind,
+        round_wind=ctx.round_wind,
+    )
+    fans = tuple(ComputedFan(f.name, f.count, f.points) for f in result.fans)
+    payments = tuple(guobiao_payments(result.total, ctx.winner, ctx.discarder))
+    return ComputedWin(fans, result.total, bool(meets_minimum(result)), payments)
+
+
+@dataclass(frozen=True)
+class BotzoneProfile(ReplayProfile):
+    """Botzone Guobiao. ``calculator`` scores wins (default: mjstats' Guobiao calculator)."""
+
+    calculator: Callable[[WinContext], ComputedWin] = guobiao_win
+    name: str = "botzone"
+    ruleset: str = "guobiao"
+
+    def deal_size(self, hand: Hand, seat: int) -> int:
+        return DEALT
+
+    def first_to_draw(self, hand: Hand) -> bool:
+        return True
+
+    def new_wall(self, hand: Hand) -> Wall:
+        return PerSeatWalls(WALL_PER_SEAT - DEALT)
+
+    def evaluate_win(self, ctx: WinContext) -> ComputedWin:
+        return self.calculator(ctx)
+
+    def fan_key(self, name: str) -> str:
+        # PyMahjongGB 1.4.0 renamed three wait fans (botzone-format.md): either version compares
+        return BOTZONE_FAN_NAMES.get(name, name)
+
+    @property
+    def replay_class(self) -> Any:  # type: ignore[override]
+        """The replay with the wall, canHu and penalty checks (imported here: it imports the
+        neutral replayer, which imports this module)."""
+        from mjstats.rulesets.guobiao.replay_botzone_json import BotzoneReplay
+
+        return BotzoneReplay
+
+
+BOTZONE = BotzoneProfile()
+register_profile("guobiao", BOTZONE.name, BOTZONE)

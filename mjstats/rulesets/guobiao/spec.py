@@ -1,0 +1,21 @@
+"""Guobiao (国标) as the registry sees it: the facts and the parts the core asks for."""
+
+from mjstats.rulesets import Ruleset
+
+RULESET = Ruleset(
+    name="guobiao",
+    label="Guobiao 国标",
+    title="Guobiao",
+    package="mjstats.rulesets.guobiao",
+    hand_size=13,  # reference guobiao.md: 13 dealt to every seat
+    tile_count=136,  # reference guobiao.md: 136 tiles, 4 of each of 34 kinds (flowers aside)
+    recorded=True,
+    starting_shanten=True,
+    fan_names="fan_names",
+    notes="notes:NOTES",
+    replay="replay",
+    sim="sim_game",
+    shanten="tenpai:shanten",
+    shape="shape:shape_for",
+    decisions="decisions:VIEW",
+)

@@ -34,6 +34,7 @@ report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz --out $(DATASET)
 	$(BIN)/mjstats ingest -q data/real --out $(DATASET)
 	$(BIN)/mjstats audit -q $(DATASET)
+	$(BIN)/mjstats decisions -q $(DATASET)
 	$(BIN)/mjstats report $(DATASET) --all-periods --out reports -q
 
 ## JupyterLab on notebooks/ (the notebook extra installed into .venv); the notebooks read the
@@ -61,7 +62,7 @@ lint: $(STAMP_DEV)
 
 ## Benchmarks (not part of the tests): each prints throughput and a ratio against a reference
 ## measured in the same run. Run them on an otherwise idle machine.
-BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit simulate stats scale viewer
+BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit decisions simulate stats scale viewer
 bench: $(STAMP_DEV)
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 

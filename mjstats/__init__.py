@@ -6,10 +6,20 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "display", "findings", "open_dataset", "parse_tile", "parse_tiles", "read_botzone"]
+__all__ = [
+    "__version__",
+    "decisions",
+    "display",
+    "findings",
+    "open_dataset",
+    "parse_tile",
+    "parse_tiles",
+    "read_botzone",
+]
 
 if TYPE_CHECKING:
     from mjstats.audit_findings import findings
+    from mjstats.decision.stage import decisions
     from mjstats.formats.botzone import read_botzone
     from mjstats.store import open_dataset
     from mjstats.tiles import parse_tile, parse_tiles
@@ -19,6 +29,7 @@ if TYPE_CHECKING:
 # when the dataset is touched).
 _LAZY = {
     "display": "mjstats.viewer",
+    "decisions": "mjstats.decision.stage",
     "findings": "mjstats.audit_findings",
     "open_dataset": "mjstats.store",
     "read_botzone": "mjstats.formats.botzone",

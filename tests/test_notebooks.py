@@ -29,6 +29,7 @@ EXPECTED = (
     "04_gold",
     "05_dealer_streaks",
     "07_integrity",
+    "08_decisions",
 )
 PUBLIC = (
     "mjstats",
@@ -38,6 +39,7 @@ PUBLIC = (
     "mjstats.replay.explain",
     "mjstats.report",
     "mjstats.integrity",
+    "mjstats.decision",
 )
 
 

@@ -23,6 +23,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("mjstats.cli.export", "write a dataset's hands as canonical JSON Lines"),
     "audit": ("mjstats.cli.audit", "replay every hand and check it against the rules"),
     "findings": ("mjstats.cli.findings", "list what the audit found, one finding per line"),
+    "decisions": (
+        "mjstats.cli.decisions", "judge every discard, claim and pass (shanten, useful tiles, danger)"
+    ),
     "fan": ("mjstats.cli.fan", "score a winning hand (fans, points, total)"),
     "stats": ("mjstats.cli.stats", "statistics of a dataset (win rates, fans, gold, dealer streaks)"),
     "integrity": (

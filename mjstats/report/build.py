@@ -29,6 +29,7 @@ from mjstats.report.audit_section import (
     hand_findings,
     replayed_hands,
 )
+from mjstats.report.decisions_section import decisions_section
 from mjstats.report.integrity_section import integrity_section
 from mjstats.report.overwrite import check_page_target, check_report_folder
 from mjstats.report.periods import ALL_TIME, UNDATED, Period, ReportError, parse_period, week_of
@@ -210,8 +211,10 @@ class _Builder:
             *(build(view) for build in sections.ruleset_sections()),
             sections.streaks_section(view),
             integrity_section(view),
+            decisions_section(view),  # None without the decisions table
             sections.provenance_section(view, self.ds, period.label),
         ]
+        page_sections = [s for s in page_sections if s is not None]
         back = {"href": period.filename, "label": period.label}
         for page in worst:
             self.hand_pages.setdefault(page.filename, (page, back))

@@ -86,6 +86,7 @@ class Ruleset:
     shanten: str | None = None  # (tiles, melds, gold, profile) -> shanten (stats: tenpai_at_draw)
     shape: str | None = None  # gold -> Shape (integrity: useful draws, starting shanten)
     flower_kinds: str | None = None  # profile name -> flower tile codes, None if not loadable
+    decisions: str | None = None  # VIEW: the decision judge's questions (mjstats.decision.view)
 
     def load(self, part: str) -> Any:
         """The module (``"module"``) or attribute (``"module:attribute"``) of a part."""

@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from mjstats.rulesets import recorded
-from mjstats.stats import fans, outcomes, streaks
+from mjstats.stats import decisions, fans, outcomes, streaks
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
@@ -40,7 +40,7 @@ def ruleset_stats() -> dict[str, ModuleType]:
 def compute_table() -> dict[str, Callable[..., pd.DataFrame]]:
     """Metric id -> the function computing it: the shared families' and each ruleset's."""
     own = {k: f for part in ruleset_stats().values() for k, f in part.COMPUTE.items()}
-    return {**outcomes.COMPUTE, **fans.COMPUTE, **own, **streaks.COMPUTE}
+    return {**outcomes.COMPUTE, **fans.COMPUTE, **own, **streaks.COMPUTE, **decisions.COMPUTE}
 
 
 def __getattr__(name: str) -> Any:
@@ -90,6 +90,8 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         metric = get_metric(metric_id)
         if metrics is None and not rulesets & set(metric.rulesets):
             continue
+        if metrics is None and metric.family == "decisions" and not dataset.has_table(decisions.TABLE):
+            continue  # not computed (mjstats decisions): asking for one by id says so
         try:
             frame = compute(dataset, metric_id, by)
         except StatsError as exc:

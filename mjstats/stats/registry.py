@@ -28,7 +28,7 @@ class Metric:
     id: str
     name_zh: str
     name_en: str
-    family: str  # outcomes | fans | streaks | a ruleset's own family
+    family: str  # outcomes | fans | streaks | decisions | a ruleset's own family
     kind: str  # rate (Wilson interval) | mean (normal interval) | lift | test
     level: str  # what one observation is: seat-hand | hand | win | fan pair | gold
     numerator: str
@@ -162,6 +162,45 @@ _STREAKS: dict[str, Metric] = {
 }  # fmt: skip
 
 
+# the rulesets whose decisions are judged (their ``decisions`` part, mjstats.decision)
+JUDGED = tuple(r.name for r in recorded() if r.decisions is not None)
+
+_DECISIONS: dict[str, Metric] = {
+    m.id: m
+    for m in (
+        # --- decisions (the decisions table: mjstats decisions DS; docs/decisions.md) ----------
+        _M("efficiency_rate", "牌效率", "Efficiency rate", "decisions", "rate", "discard",
+           "judged discards not flagged `inefficient`", "judged discards", "share of discards",
+           JUDGED,
+           ("`inefficient`: the discard left a higher shanten than the best discard, or (when "
+            "the best discard leaves the hand waiting) kept fewer winning tiles than it.",
+            "A discard whose hand is not of a playing size (a faulty record) is not judged.",
+            "Needs the decisions table (`mjstats decisions DS`).")),
+        _M("useful_lost", "进张损失", "Useful tiles lost per discard", "decisions", "mean",
+           "discard", "sum of useful_best - useful_kept", "judged discards", "tiles", JUDGED,
+           ("Useful tiles are the unseen copies of the kinds that, drawn next, would take the hand "
+            "below the shanten the best discard keeps; a discard that gives up shanten keeps 0.",)),
+        _M("missed_win_rate", "漏和率", "Missed-win rate", "decisions", "rate", "decision",
+           "judged decisions flagged `missed_win`", "judged decisions (discards, claims, passes)",
+           "share of decisions", JUDGED,
+           ("A missed win is a legal win worth the minimum (the ruleset's, e.g. 8 fan) on a self-drawn tile "
+            "that was discarded, or on a discard that was passed or claimed instead.",
+            "Passes while another seat won on the same tile are not counted.")),
+        _M("danger_rate", "放铳率(每打)", "Deal-ins per discard", "decisions", "rate", "discard",
+           "discards won on by another seat", "discards", "share of discards", JUDGED),
+        _M("unsafe_rate", "可避放铳率", "Avoidable deal-ins per discard", "decisions", "rate",
+           "discard", "deal-ins while a discard no ready opponent waited on kept the best shanten",
+           "discards", "share of discards", JUDGED,
+           ("Safe is judged with every hand known (the engine's view, not the player's).",)),
+        _M("call_gain_rate", "副露进步率", "Claims that lowered shanten", "decisions", "rate",
+           "claim", "claims after which the hand's shanten is lower", "judged claims",
+           "share of claims", JUDGED,
+           ("After a chow or pung the shanten is the best the following discard can keep; after "
+            "an exposed kong, the hand's own (a kong never lowers it: it is `call_worse`).",)),
+    )
+}  # fmt: skip
+
+
 def _ruleset_parts() -> list[ModuleType]:
     """The rulesets' metrics parts (registry order): METRICS entries (Metric fields in order),
     FAMILIES (id -> title) and USAGE lines for docs/metrics.md."""
@@ -170,11 +209,12 @@ def _ruleset_parts() -> list[ModuleType]:
 
 # a ruleset's own families come between the shared ones and the dealer streaks
 METRICS: dict[str, Metric] = {
-    **_CORE, **{e[0]: Metric(*e) for part in _ruleset_parts() for e in part.METRICS}, **_STREAKS
+    **_CORE, **{e[0]: Metric(*e) for part in _ruleset_parts() for e in part.METRICS}, **_STREAKS,
+    **_DECISIONS,
 }
 _TITLES = {"outcomes": "Outcomes", "fans": "Fans",
            **{f: t for part in _ruleset_parts() for f, t in part.FAMILIES.items()},
-           "streaks": "Dealer streaks"}  # fmt: skip
+           "streaks": "Dealer streaks", "decisions": "Decisions"}  # fmt: skip
 FAMILIES = tuple(_TITLES)
 
 

@@ -25,5 +25,6 @@ RULESET = Ruleset(
     report="gold_section:SECTIONS",
     shanten="tenpai:shanten",
     shape="shape:shape_for",
+    decisions="decisions:VIEW",
     flower_kinds="profiles:flower_kinds_of",
 )

@@ -17,4 +17,5 @@ RULESET = Ruleset(
     sim="sim_game",
     shanten="tenpai:shanten",
     shape="shape:shape_for",
+    decisions="decisions:VIEW",
 )

@@ -1,0 +1,58 @@
+"""What the decision judge asks a ruleset, as one small table of functions per ruleset.
+
+A :class:`RulesetView` answers, for one seat at one moment of a replay: the shanten of a
+concealed hand, the tile kinds that would lower it, what each discard would leave, the kinds
+that complete a waiting hand, whether a win on a tile is legal and worth the minimum, and which
+discards and claims are allowed. Each ruleset package defines its view (its ``decisions`` part,
+``VIEW``); everything in :mod:`mjstats.decision` asks through it and names no ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from mjstats.rulesets import UnknownRuleset, get
+
+if TYPE_CHECKING:
+    from mjstats.replay.profile import Meld
+    from mjstats.replay.replayer import HandReplay
+
+__all__ = ["Counts", "RulesetView", "view_for"]
+
+Counts = tuple[int, ...]  # 34 concealed counts (flowers left out)
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetView:
+    """One ruleset's answers. ``size``: tiles (melds as 3) of a waiting hand (13 or 16)."""
+
+    name: str
+    size: int
+    shanten: Callable[[HandReplay, Counts, int], int]
+    useful: Callable[[HandReplay, Counts, int], frozenset[int]]
+    # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves
+    discard_shanten: Callable[[HandReplay, Counts, int, list[int]], dict[int, int]]
+    waits: Callable[[HandReplay, Counts, tuple[Meld, ...]], frozenset[int]]
+    # (replay, seat, tile, self_drawn, discarder): a legal win worth the minimum
+    legal_win: Callable[[HandReplay, int, int, bool, int | None], bool]
+    may_discard: Callable[[HandReplay, int, int], bool]  # (replay, seat, tile)
+    may_claim: Callable[[HandReplay, int], bool]  # (replay, tile): the tile can be chowed/punged
+    face_up: Callable[[HandReplay], tuple[int, ...]]  # kinds lying face up outside every hand
+    # whether discards can be judged now (a ruleset with a wild: once the wild is known)
+    ready: Callable[[HandReplay], bool] = lambda replay: True
+
+
+@cache
+def view_for(ruleset: str) -> RulesetView | None:
+    """The view of ``ruleset``; None for a ruleset whose decisions are not judged (yet)."""
+    try:
+        spec = get(ruleset)
+    except UnknownRuleset:
+        return None
+    if not spec.recorded or spec.decisions is None:
+        return None
+    view: RulesetView = spec.load(spec.decisions)
+    return view

@@ -1,0 +1,69 @@
+"""Guobiao's answers to the decision judge (mjstats.decision): shanten and useful kinds on the
+regular form and 七对 (the forms players aim at), waits in every winning form, the 8-fan minimum.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from mjstats.decision.view import Counts, RulesetView
+from mjstats.errors import InvalidHand
+from mjstats.rulesets.guobiao.incremental import guobiao_discard_shanten, guobiao_useful
+from mjstats.rulesets.guobiao.shape import GuobiaoShape
+
+if TYPE_CHECKING:
+    from mjstats.replay.replayer import HandReplay
+
+__all__ = ["VIEW"]
+
+MeldKey = tuple[tuple[str, int, int], ...]
+_GUOBIAO = GuobiaoShape()
+_CACHE = 1 << 16
+
+
+@lru_cache(maxsize=_CACHE)
+def _guobiao_shanten(counts: Counts, melds: int) -> int:
+    # reference guobiao.md: 4 melds + pair or 七对 (the forms the simulator's bots aim at)
+    return _GUOBIAO.shanten(list(counts), melds)
+
+
+@lru_cache(maxsize=1 << 15)
+def _guobiao_waits(counts: Counts, melds: MeldKey) -> frozenset[int]:
+    """Kinds completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the knitted forms
+    included), by shape."""
+    from mjstats.rulesets.guobiao.waits import waits
+
+    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
+    try:
+        return frozenset(int(t) for t in waits(tiles, list(melds)))
+    except InvalidHand:
+        return frozenset()
+
+
+def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
+    from mjstats.rulesets.guobiao.possible_win import possible_win
+
+    state = replay.state
+    # 海底: the seat after the one who just drew or discarded has nothing left to draw
+    after = seat if self_drawn else discarder if discarder is not None else seat
+    last = state.wall.remaining((after + 1) % 4) == 0
+    win = possible_win(
+        replay, seat, tile, self_drawn=self_drawn, discarder=discarder,
+        kong_win=self_drawn and state.after_kong, last_tile=last,
+    )  # fmt: skip
+    return win is not None and win.meets_minimum  # reference guobiao.md: 8 fan at least
+
+
+VIEW = RulesetView(
+    name="guobiao",
+    size=13,
+    shanten=lambda replay, counts, melds: _guobiao_shanten(counts, melds),
+    useful=lambda replay, counts, melds: guobiao_useful(counts, melds),
+    discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
+    waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
+    legal_win=_gb_legal_win,
+    may_discard=lambda replay, seat, tile: True,
+    may_claim=lambda replay, tile: True,
+    face_up=lambda replay: (),
+)

@@ -53,6 +53,9 @@ class EventKind(StrEnum):
     HU = "hu"  # seat wins with ``tile``; ``from_seat`` = discarder / robbed konger
     HUANG = "huang"  # exhaustive draw: the wall ran out
     PENALTY = "penalty"  # the judge stopped the hand for seat's wrong action (Botzone ``WA``)
+    # Sichuan (reference sichuan.md §2.2-2.3): before the first discard
+    EXCHANGE = "exchange"  # 换三张: seat gives ``tiles`` (3 of one suit), receives from ``from_seat``
+    VOID = "void"  # 定缺: seat declares the suit of ``tile`` void (writers name the suit's 1)
 
 
 CLAIM_KINDS = frozenset({"chi", "peng", "gang", "hu"})
@@ -271,7 +274,7 @@ class Hand:
 
     match_id: str
     hand_no: int
-    ruleset: str  # "guobiao" | "fuzhou"
+    ruleset: str  # "guobiao" | "fuzhou" | "sichuan"
     profile: str  # rule profile the platform played: "botzone", "standard", "seed", ...
     dealer: int
     prevalent_wind: int

@@ -51,7 +51,7 @@ __all__ = [
 
 FORMAT_VERSION = 2  # the newest version this module reads and writes
 SINGLE_WIN_VERSION = 1  # what a hand needs when its result fits version 1 (docs/format.md §8)
-RULESETS = frozenset({"guobiao", "fuzhou"})
+RULESETS = frozenset({"guobiao", "fuzhou", "sichuan"})
 
 # Key order of each object: the writer emits keys in exactly this order (docs/format.md).
 HAND_KEYS = (

@@ -47,3 +47,6 @@ __all__ = [
     "register_profile",
     "replay_hand",
 ]
+
+# Sichuan (mjstats.rulesets.sichuan): registers sichuan/seed and sichuan/platform
+import mjstats.rulesets.sichuan.replay  # noqa: F401

@@ -295,8 +295,24 @@ class SichuanReplay(HandReplay):
                     and self.stage != "play"
                 ):
                     self.start_play()
+                if self.hus and ev.kind in (EventKind.PENG, EventKind.GANG):
+                    self.report(
+                        "sichuan.claim_priority",
+                        f"seat {ev.seat}'s {ev.kind.value} on a discard won by another",
+                        "no claim after a hu",
+                        ev.kind.value,
+                    )
+                    self.stop("a claim on a tile already won")
                 if self.hus and ev.kind is not EventKind.HU:
                     self.close_wins()
+                if self.mode == "kong" and ev.kind is not EventKind.DRAW and ev.kind is not EventKind.HUANG:
+                    self.report(
+                        "sichuan.kong_wall",
+                        f"seat {self.actor}'s kong has no replacement draw",
+                        f"seat {self.actor} draws",
+                        ev.kind.value,
+                    )
+                    self.mode, self.tile, self.replacement = "turn", None, True
                 handler(ev)
                 if turns is not None:
                     turns.append(self.snapshot(ev))
@@ -519,6 +535,9 @@ class SichuanReplay(HandReplay):
             expected = self.close_window(None)
         elif self.mode == "draw":
             expected = self.actor
+        elif self.pong_turn and seat == self.actor:
+            expected = None
+            self.report("sichuan.pong_discard", f"seat {seat} draws after its pong", "a discard", "draw")
         else:
             expected = None
             self.report(

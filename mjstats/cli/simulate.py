@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "about that share of hands carries one recorded defect each, listed in "
         "FILE.faults.jsonl (match_id, hand_no, kind, detail). See docs/simulation.md.",
     )
-    p.add_argument("--rules", required=True, choices=["guobiao", "fuzhou"])
+    p.add_argument("--rules", required=True, choices=["guobiao", "fuzhou", "sichuan"])
     p.add_argument("--hands", required=True, type=int, metavar="N", help="hands in total")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     p.add_argument(
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out.is_dir():
         raise MjstatsError(f"{args.out} is a folder; --out names the .jsonl file to write")
     named = args.profile in (None, "seed", "platform")
-    if args.rules == "fuzhou" and not named and not Path(args.profile).is_file():
+    if args.rules in ("fuzhou", "sichuan") and not named and not Path(args.profile).is_file():
         raise MjstatsError(f"--profile {args.profile}: not seed, platform or a TOML file")
     seat, share = parse_rig_draws(args.rig_draws)
     rig = Rig(seat, share, parse_collude(args.collude))

@@ -80,6 +80,7 @@ STYLES: dict[str, Style] = {
 DEFAULT_STYLES: dict[str, tuple[str, str, str, str]] = {
     "guobiao": ("greedy", "defensive", "aggressive", "flush"),
     "fuzhou": ("greedy", "defensive", "goldkeeper", "goldthrower"),
+    "sichuan": ("greedy", "voidfirst", "flush", "konger"),  # mjstats.rulesets.sichuan.bots
 }
 
 
@@ -328,6 +329,10 @@ class Bot:
 
 def make_style(name: str, ruleset: str) -> Style:
     """The style called ``name``; MjstatsError for an unknown one or one the ruleset lacks."""
+    if ruleset == "sichuan":  # Sichuan bots live in their rule set's package
+        from mjstats.rulesets.sichuan.bots import sichuan_style
+
+        return sichuan_style(name)  # type: ignore[return-value]
     style = STYLES.get(name)
     if style is None or ruleset not in style.rulesets:
         raise MjstatsError(f"unknown {ruleset} bot style {name!r} (known: {', '.join(styles_for(ruleset))})")

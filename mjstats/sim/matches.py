@@ -34,8 +34,9 @@ __all__ = [
     "simulate_with_faults",
 ]
 
-RULESETS = ("guobiao", "fuzhou")
-HANDS_PER_MATCH = {"guobiao": 16, "fuzhou": 8}  # 4 rounds x 4 deals; a Fuzhou "8 局" room
+RULESETS = ("guobiao", "fuzhou", "sichuan")
+# 4 rounds x 4 deals; a Fuzhou "8 局" room; Sichuan rooms of 8 hands (mjstats.rulesets.sichuan.game)
+HANDS_PER_MATCH = {"guobiao": 16, "fuzhou": 8, "sichuan": 8}
 DEFAULT_NAMES = ("ann", "bo", "cai", "dee")
 PERIOD_START = datetime(2026, 6, 1, tzinfo=UTC)  # matches are dated 2026-06-01 .. 2026-11-30
 PERIOD_DAYS = 183
@@ -105,6 +106,10 @@ class SimConfig:
                     f"got {self.profile!r}"
                 )
             profile = "botzone"
+        elif self.ruleset == "sichuan":  # Sichuan profiles: mjstats.rulesets.sichuan.profiles
+            from mjstats.rulesets.sichuan.profiles import load_profile as load_sichuan_profile
+
+            profile = load_sichuan_profile(self.profile if self.profile is not None else "seed")  # type: ignore[assignment]
         else:
             profile = load_profile(self.profile if self.profile is not None else "seed")
         players = self.players or parse_players(None, self.ruleset)
@@ -120,7 +125,7 @@ class SimConfig:
     @property
     def profile_name(self) -> str:
         p = self.profile
-        return p.name if isinstance(p, Profile) else str(p)
+        return str(getattr(p, "name", p))  # a Fuzhou or Sichuan Profile, or a name
 
 
 def match_id(config: SimConfig, index: int) -> str:
@@ -169,6 +174,14 @@ def play_match(config: SimConfig, index: int, count: int) -> Iterator[Hand]:
             # a round per prevalent wind, each seat dealing once in turn (dealer k % 4)
             setting = GuobiaoSetting(mid, k, k % 4, (k // 4) % 4, names, styles, times[k])
             yield play_guobiao_hand(setting, rng, rig, rig_rng)
+        return
+    if config.ruleset == "sichuan":  # the Sichuan match loop: mjstats.rulesets.sichuan.game
+        from mjstats.rulesets.sichuan.bots import SichuanBot
+        from mjstats.rulesets.sichuan.game import play_sichuan_match
+
+        bots = tuple(SichuanBot(s) for s in styles)  # type: ignore[arg-type]
+        style_names = tuple(p.style for p in seated)
+        yield from play_sichuan_match(mid, count, names, style_names, bots, times, rng, config.profile)  # type: ignore[arg-type]
         return
     profile = config.profile
     assert isinstance(profile, Profile)

@@ -179,6 +179,11 @@ _MAKERS: dict[str, Callable[[Hand, random.Random], tuple[Hand, str] | None]] = {
 def inject_fault(hand: Hand, rng: random.Random) -> tuple[Hand, InjectedFault]:
     """One defect of a kind chosen with ``rng`` among those the hand allows (a payment or tile
     fault is always possible in a simulated hand)."""
+    if hand.ruleset == "sichuan":  # Sichuan faults: mjstats.rulesets.sichuan.faults
+        from mjstats.rulesets.sichuan.faults import sichuan_fault
+
+        faulty, kind, detail = sichuan_fault(hand, rng)
+        return faulty, InjectedFault(hand.match_id, hand.hand_no, kind, detail)
     kinds = [k for k in FAULT_KINDS if not (k == "pattern" and hand.ruleset != "fuzhou")]
     rng.shuffle(kinds)
     for kind in kinds:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+import mjstats.rulesets.sichuan.checks  # noqa: F401  (adds the sichuan.* codes to the catalogue)
 from mjstats.errors import InvalidHand, MjstatsError
 from mjstats.records import Event, EventKind, Hand, WinKind
 from mjstats.replay.findings import Finding
@@ -28,7 +29,6 @@ from mjstats.replay.profile import (
 )
 from mjstats.replay.replayer import HandReplay, ReplayResult, register_profile
 from mjstats.replay.state import TurnState
-from mjstats.rulesets.sichuan.checks import register_checks
 from mjstats.rulesets.sichuan.fan import WinContext as FanContext
 from mjstats.rulesets.sichuan.fan import score_win
 from mjstats.rulesets.sichuan.ledger import payment_rows, win_fans
@@ -48,7 +48,6 @@ from mjstats.tiles import ALL_KINDS, SUITED, Tile
 
 __all__ = ["SichuanReplay", "SichuanReplayProfile", "SichuanSequence", "next_dealer_of", "sichuan_profile"]
 
-register_checks()
 
 DEALER_TILES, OTHER_TILES = 14, 13  # reference §1.3
 WALL_TILES = 108 - 53  # reference §1.2: 55 drawable tiles, no dead wall

@@ -149,6 +149,9 @@ class SichuanReplay(HandReplay):
         """The 13-tile waits of ``seat`` (cached until its concealed tiles change)."""
         p = self.p[seat]
         if p.waits is None:
+            if p.holds_void():
+                p.waits = frozenset()  # reference §2.3: no win while holding the void suit
+                return p.waits
             held = list(p.counts)
             for kind, tile, _ in p.melds:
                 held[tile] += 4 if kind == "GANG" else 3
@@ -206,7 +209,7 @@ class SichuanReplay(HandReplay):
     def could_win(self, seat: int, tile: int) -> bool:
         """``seat`` could legally declare hu on another's ``tile`` (void and lock respected)."""
         p = self.p[seat]
-        if p.won or tile not in self.waits(seat):
+        if p.won or tile // 9 == p.void or tile not in self.waits(seat):
             return False
         return not self.locked_out(seat, tile)
 

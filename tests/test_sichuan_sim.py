@@ -129,3 +129,30 @@ def test_any_simulated_hand_round_trips_and_audits_clean(seed: int, profile: str
             net[p.seat] += p.score
         assert sum(net) == 0 and tuple(net) == hand.result.scores
         assert replay_hand(hand, sichuan_profile(profile)).findings == ()
+
+
+def test_cli_audit_with_a_user_sichuan_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Hands of a user profile replay only when the audit is told the profile."""
+    toml = tmp_path / "room.toml"
+    toml.write_text('base = "seed"\nname = "room"\n[deal]\nexchange_three = true\n', encoding="utf-8")
+    records, dataset = tmp_path / "room.jsonl", tmp_path / "ds"
+    assert main(["simulate", "--rules", "sichuan", "--profile", str(toml), "--hands", "8", "--seed", "2",
+                 "--out", str(records), "-q"]) == 0  # fmt: skip
+    assert main(["ingest", str(records), "--out", str(dataset), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["audit", str(dataset), "-j", "1"]) == 0
+    assert "not replayed (no replay profile for their ruleset yet): 8" in capsys.readouterr().out
+    assert main(["audit", str(dataset), "-j", "1", "--sichuan-profile", str(toml), "--fail-on-findings"]) == 0
+    assert "clean: 8; with findings: 0" in capsys.readouterr().out
+
+
+def test_settlement_after_the_third_win_is_flagged() -> None:
+    """Check 34: a hand that ended at its third win records no 查叫 (a 查大叫 pair added to one
+    is flagged)."""
+    from mjstats.records import Payment, PaymentReason, Result
+
+    hand = next(h for h in simulate(SimConfig("sichuan", 60, 11)) if len(h.result.wins) == 3)
+    r = hand.result
+    extra = (Payment(0, -1, PaymentReason.SETTLEMENT), Payment(1, 1, PaymentReason.SETTLEMENT))
+    broken = dataclasses.replace(hand, result=Result(r.outcome, wins=r.wins, payments=r.payments + extra))
+    assert "sichuan.end_after_third" in {f.check for f in replay_hand(broken).findings}

@@ -356,7 +356,9 @@ class SichuanReplay(HandReplay):
         wall = f"wall left {self.left}" + (" (last four)" if self.last_four else "")
         won = " ".join(str(s) for s in self.winners)
         text = f"{ev.kind.value} s{ev.seat} {_t(ev.tile)}" + (f" [won: {won}]" if won else "")
-        return TurnState(ev.seq, text, self.mode, self.actor, concealed, melds, rivers, wall)
+        before_play = ev.kind in (EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID)
+        actor = ev.seat if before_play else self.actor
+        return TurnState(ev.seq, text, self.mode, actor, concealed, melds, rivers, wall)
 
     # --- before play ---------------------------------------------------------------------------
     def on_deal(self, ev: Event) -> None:

@@ -156,3 +156,14 @@ def test_settlement_after_the_third_win_is_flagged() -> None:
     extra = (Payment(0, -1, PaymentReason.SETTLEMENT), Payment(1, 1, PaymentReason.SETTLEMENT))
     broken = dataclasses.replace(hand, result=Result(r.outcome, wins=r.wins, payments=r.payments + extra))
     assert "sichuan.end_after_third" in {f.check for f in replay_hand(broken).findings}
+
+
+def test_a_deal_or_draw_off_the_recorded_wall_is_flagged() -> None:
+    hand = next(iter(simulate(SimConfig("sichuan", 1, 8))))
+    wall = list(hand.wall or ())
+    j = next(j for j in range(60, 108) if wall[j] != wall[0])
+    wall[0], wall[j] = wall[j], wall[0]
+    result = replay_hand(dataclasses.replace(hand, wall=tuple(wall)))
+    assert "sichuan.wall" in {f.check for f in result.findings}
+    short = replay_hand(dataclasses.replace(hand, wall=tuple(hand.wall or ())[:-1]))
+    assert "sichuan.wall" in {f.check for f in short.findings}

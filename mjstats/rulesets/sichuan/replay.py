@@ -51,6 +51,7 @@ __all__ = ["SichuanReplay", "SichuanReplayProfile", "SichuanSequence", "next_dea
 
 DEALER_TILES, OTHER_TILES = 14, 13  # reference §1.3
 WALL_TILES = 108 - 53  # reference §1.2: 55 drawable tiles, no dead wall
+_FULL_SET = tuple(t for t in range(27) for _ in range(4))  # reference §1.1
 _DIRECTIONS = {"next": 1, "opposite": 2, "prev": 3}  # (receiver - giver) % 4
 _DETAIL_CHECK = {
     "KONG_DIRECT": "sichuan.kong_payment",
@@ -127,6 +128,10 @@ class SichuanReplay(HandReplay):
         self.clean_round = True  # no pong or kong yet (地胡)
         self.left = WALL_TILES if hand.wall is None else len(hand.wall) - 53
         self.wall_pos = 53  # recorded wall: next tile from the head
+        if hand.wall is not None and sorted(hand.wall) != list(_FULL_SET):
+            self.report(
+                "sichuan.wall", "the recorded wall is not the 108 tiles, 4 of each kind", 108, len(hand.wall)
+            )
         self.wall_tail = len(hand.wall) if hand.wall is not None else 0
         self.last_drawer: int | None = None
         self.last_four = False
@@ -286,6 +291,14 @@ class SichuanReplay(HandReplay):
                         "sichuan.hand_end", "event after the end of the hand", "nothing", ev.kind.value
                     )
                     self.stop("the hand had already ended")
+                if ev.tile is not None and ev.tile >= 27 and ev.kind is not EventKind.VOID:
+                    self.report(
+                        "sichuan.tiles",
+                        f"{ev.kind.value} of {_t(ev.tile)}: Sichuan has suited tiles only",
+                        "W/T/B",
+                        _t(ev.tile),
+                    )
+                    self.stop("a tile outside the Sichuan set")
                 if ev.kind is EventKind.CHI:
                     self.report("sichuan.no_chow", f"seat {ev.seat} chows", "pong, kong or pass", "chi")
                     self.stop("a chow has no Sichuan meaning")
@@ -374,8 +387,18 @@ class SichuanReplay(HandReplay):
         want = DEALER_TILES if seat == self.hand.dealer else OTHER_TILES
         if len(ev.tiles) != want:
             self.report("sichuan.deal", f"seat {seat} is dealt {len(ev.tiles)} tiles", want, len(ev.tiles))
-        if self.hand.wall is not None:
-            self.wall_pos = 53
+        wall = self.hand.wall
+        if wall is not None:
+            # docs/format.md §5.1: the deal takes the wall's first 53 tiles, seat 0 first
+            start = sum(DEALER_TILES if s == self.hand.dealer else OTHER_TILES for s in range(seat))
+            part = wall[start : start + len(ev.tiles)]
+            if sorted(part) != sorted(ev.tiles):
+                self.report(
+                    "sichuan.wall",
+                    f"seat {seat}'s deal is not the wall's tiles {start}..",
+                    "the wall's",
+                    "other tiles",
+                )
         for tile in ev.tiles:
             self.enter(seat, tile)
 

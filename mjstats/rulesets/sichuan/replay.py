@@ -31,7 +31,7 @@ from mjstats.replay.replayer import HandReplay, ReplayResult, register_profile
 from mjstats.replay.state import TurnState
 from mjstats.rulesets.sichuan.fan import WinContext as FanContext
 from mjstats.rulesets.sichuan.fan import score_win
-from mjstats.rulesets.sichuan.ledger import payment_rows, win_fans
+from mjstats.rulesets.sichuan.ledger import PaymentRow, payment_rows, win_fans
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.settle import (
     HandEnd,
@@ -66,6 +66,17 @@ _DETAIL_CHECK = {
     "WIN": "sichuan.win_payment",
     "SELF_DRAW_BASE": "sichuan.win_payment",
 }
+
+
+def _near(counts: list[int], tile: int) -> bool:
+    """Whether ``tile`` touches the hand: held already (a pair, a pong, 七对) or within two ranks
+    of a held tile of its suit (a sequence). A tile that touches nothing completes no hand, so
+    the waits need not be worked out for it."""
+    if counts[tile]:
+        return True
+    r = tile % 9
+    lo, hi = tile - min(r, 2), tile + min(8 - r, 2)
+    return any(counts[lo : hi + 1])
 
 
 def _t(tile: int | None) -> str:
@@ -214,7 +225,7 @@ class SichuanReplay(HandReplay):
     def could_win(self, seat: int, tile: int) -> bool:
         """``seat`` could legally declare hu on another's ``tile`` (void and lock respected)."""
         p = self.p[seat]
-        if p.won or tile // 9 == p.void or tile not in self.waits(seat):
+        if p.won or tile // 9 == p.void or not _near(p.counts, tile) or tile not in self.waits(seat):
             return False
         return not self.locked_out(seat, tile)
 
@@ -1041,10 +1052,11 @@ class SichuanReplay(HandReplay):
         except MjstatsError as exc:
             self.stop(f"the events cannot be settled: {exc}")
             return
-        self.check_wins(settled)
-        self.check_payments(settled)
+        rows = payment_rows(settled, self.events)
+        self.check_wins(settled, rows)
+        self.check_payments(settled, rows)
 
-    def check_wins(self, settled: HandSettlement) -> None:
+    def check_wins(self, settled: HandSettlement, rows: list[PaymentRow]) -> None:
         recorded = self.hand.result.wins
         computed: list[tuple[int, WinEvent]] = []
         for ev in self.events:
@@ -1052,7 +1064,6 @@ class SichuanReplay(HandReplay):
                 d = ev.discarder or 0
                 for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
                     computed.append((w.seat, ev))
-        rows = payment_rows(settled, self.events)
         for n, ((seat, score), (_, ev)) in enumerate(zip(settled.wins, computed, strict=True)):
             self.seq = self.win_seqs[n] if n < len(self.win_seqs) else None
             winner = next(w for w in ev.winners if w.seat == seat)
@@ -1112,9 +1123,8 @@ class SichuanReplay(HandReplay):
                 len(recorded),
             )
 
-    def check_payments(self, settled: HandSettlement) -> None:
+    def check_payments(self, settled: HandSettlement, rows: list[PaymentRow]) -> None:
         result = self.hand.result
-        rows = payment_rows(settled, self.events)
         recorded = [(p.seat, p.score, p.reason, p.win_no) for p in result.payments]
         if result.scores is not None and sum(result.scores) != 0:
             self.report("sichuan.zero_sum", "the recorded scores do not sum to zero", 0, sum(result.scores))

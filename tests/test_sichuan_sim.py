@@ -168,3 +168,20 @@ def test_a_deal_or_draw_off_the_recorded_wall_is_flagged() -> None:
     assert "sichuan.wall" in {f.check for f in result.findings}
     short = replay_hand(dataclasses.replace(hand, wall=tuple(hand.wall or ())[:-1]))
     assert "sichuan.wall" in {f.check for f in short.findings}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("sichuan", "expected RULES=NAME|FILE.toml"),
+        ("guobiao=seed", "'guobiao' takes no rule profile"),
+        ("sichuan=nosuch", "nosuch"),
+    ],
+)
+def test_cli_audit_rules_profile_errors_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, message: str
+) -> None:
+    """A malformed --rules-profile, a ruleset without profiles or an unknown profile: one line."""
+    assert main(["audit", str(tmp_path / "ds"), "-j", "1", "--rules-profile", value]) != 0
+    err = capsys.readouterr().err.strip()
+    assert message in err and "Traceback" not in err and len(err.splitlines()) == 1

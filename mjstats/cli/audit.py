@@ -79,7 +79,7 @@ def _profiled() -> tuple[str, ...]:
 
 
 def _plain_titles() -> str:
-    """Titles of the rulesets ``--profile`` sets ("Fuzhou")."""
+    """Titles of the rulesets ``--profile`` sets (those with ``plain_profile``)."""
     from mjstats.rulesets import recorded
 
     return " or ".join(r.title for r in recorded() if r.user_profile is not None and r.plain_profile)

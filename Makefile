@@ -31,7 +31,7 @@ dev: $(STAMP_DEV)
 ## The main job: every stage that exists, on the bundled sample data.
 report: $(STAMP_RUN)
 	$(BIN)/mjstats ingest --format botzone $(SAMPLE) --out $(DATASET)
-	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz --out $(DATASET)
+	$(BIN)/mjstats ingest --format canonical data/sim/guobiao.jsonl.gz data/sim/fuzhou.jsonl.gz data/sim/sichuan.jsonl.gz --out $(DATASET)
 	$(BIN)/mjstats ingest -q data/real --out $(DATASET)
 	$(BIN)/mjstats audit -q $(DATASET)
 	$(BIN)/mjstats decisions -q $(DATASET)
@@ -46,7 +46,7 @@ notebooks: $(STAMP_NOTEBOOK)
 ## Regenerate the bundled simulated samples (byte-identical for the same seed).
 SIM_HANDS := 2000
 samples: $(STAMP_RUN)
-	for r in guobiao fuzhou; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz -q; done
+	for r in guobiao fuzhou sichuan; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz -q; done
 
 ## The whole (fast) test suite, plus ruff.
 test: $(STAMP_DEV)

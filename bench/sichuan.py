@@ -3,9 +3,11 @@ one or two wins, 杠上炮 with 呼叫转移, and an exhaustive draw with 查花
 players left), and ``is_winning_hand`` calls per second on random two-suit 14-tile hands. Each
 is printed beside a reference measured in the same run: Fuzhou ``settle_win`` on complete hands
 and the bare shared shape check (mjstats.rules.hand.is_complete) on the same 14-tile hands.
-Target: >= 20,000 hand settlements/s.
+Target: >= 20,000 hand settlements/s. Then the replay (``replay_hand``: every turn check, the
+inferred passes, the settlement and the comparison of every win and payment) on simulated hands
+of the seed profile, against the target of 2,000 hands/s per process.
 
-Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S]
+Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S] [--replay-hands N]
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from mjstats.rulesets.sichuan import (
 from mjstats.tiles import SUITED, Tile
 
 TARGET = 20_000
+REPLAY_TARGET = 2_000
 
 
 def complete_hand(rng: random.Random, suits: list[int], sets: int = 4) -> list[int] | None:
@@ -103,6 +106,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--replay-hands", type=int, default=400)
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
@@ -170,6 +174,23 @@ def main() -> None:
     print(f"is_winning_hand, two-suit and complete 14-tile hands: {wins_rate:,.0f} calls/s ({wins} wins)")
     print(f"  bare hand.is_complete (regular shape only) on the same hands: {bare_rate:,.0f} calls/s")
     print(f"  ratio (Sichuan / bare): {wins_rate / bare_rate:.2f}")
+    replay_rate(args.replay_hands, args.seed)
+
+
+def replay_rate(n: int, seed: int) -> None:
+    """Replay simulated hands (made first, not timed); each must come out clean."""
+    from mjstats.replay import replay_hand
+    from mjstats.sim import SimConfig, simulate
+
+    hands = list(simulate(SimConfig("sichuan", n, seed)))
+    for hand in hands[:50]:  # warm the memoised per-suit tables
+        replay_hand(hand)
+    start = time.perf_counter()
+    clean = sum(replay_hand(hand).clean for hand in hands)
+    per_s = len(hands) / (time.perf_counter() - start)
+    met = "met" if per_s >= REPLAY_TARGET else "NOT met"
+    print(f"replay_hand, {len(hands):,} simulated hands (seed {seed}): {per_s:,.0f} hands/s, "
+          f"{clean:,} clean; target {REPLAY_TARGET:,}/s: {met}")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,9 @@ class EventKind(StrEnum):
     HU = "hu"  # seat wins with ``tile``; ``from_seat`` = discarder / robbed konger
     HUANG = "huang"  # exhaustive draw: the wall ran out
     PENALTY = "penalty"  # the judge stopped the hand for seat's wrong action (Botzone ``WA``)
+    # before the first discard, in rulesets that play them (each ruleset's reference cites them)
+    EXCHANGE = "exchange"  # 换三张: seat gives ``tiles`` (3 of one suit), receives from ``from_seat``
+    VOID = "void"  # 定缺: seat declares the suit of ``tile`` void (writers name the suit's 1)
 
 
 CLAIM_KINDS = frozenset({"chi", "peng", "gang", "hu"})

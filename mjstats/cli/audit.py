@@ -65,11 +65,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="NAME|FILE.toml",
         default=None,
         help="rule profile (a built-in name such as seed or platform, or a user TOML) for every "
-        "hand of the rulesets that take one; default: each hand's own profile",
+        f"{_plain_titles()} hand; default: each hand's own profile",
+    )
+    p.add_argument(
+        "--rules-profile",
+        metavar="RULES=NAME|FILE.toml",
+        action="append",
+        default=[],
+        help="rule profile for every hand of ruleset RULES (a built-in name or a user TOML), e.g. "
+        f"{_profiled()[-1]}=platform; repeat for several rulesets (RULES: {', '.join(_profiled())}); "
+        "default: each hand's own profile",
     )
     add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)
+
+
+def _profiled() -> tuple[str, ...]:
+    """The recorded rulesets that take a user rule profile."""
+    from mjstats.rulesets import recorded
+
+    return tuple(r.name for r in recorded() if r.user_profile is not None)
+
+
+def _plain_titles() -> str:
+    """Titles of the rulesets ``--profile`` sets (those with ``plain_profile``)."""
+    from mjstats.rulesets import recorded
+
+    return " or ".join(r.title for r in recorded() if r.user_profile is not None and r.plain_profile)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         raise MjstatsError("--jobs must be at least 1")
     from mjstats.audit import audit_dataset
 
-    overrides = _overrides(args.profile)
+    overrides = _overrides(args.profile, args.rules_profile)
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
         if args.scheduler is not None:  # a URL without one: the process pool, on its snapshot
@@ -107,14 +130,29 @@ def run(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_findings and summary.findings_total else 0
 
 
-def _overrides(profile: str | None) -> dict[str, object] | None:
-    """``--profile``: per ruleset that takes user rule profiles, the replay profile of a rule
-    profile name or TOML file."""
-    if profile is None:
-        return None
+def _overrides(profile: str | None, per_ruleset: list[str] | None = None) -> dict[str, object] | None:
+    """The replay profile of a rule profile name or TOML file, per ruleset: ``--profile`` for
+    the rulesets it has always set (spec ``plain_profile``), ``--rules-profile RULES=P`` for
+    RULES (given last wins)."""
     from mjstats.rulesets import recorded
 
-    return {r.name: r.load(r.user_profile)(profile) for r in recorded() if r.user_profile is not None}
+    takes = {r.name: r for r in recorded() if r.user_profile is not None}
+    chosen: dict[str, str] = {}
+    if profile is not None:
+        chosen.update((name, profile) for name, r in takes.items() if r.plain_profile)
+    for item in per_ruleset or ():
+        name, sep, value = item.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not value:
+            raise MjstatsError(f"--rules-profile {item}: expected RULES=NAME|FILE.toml")
+        if name not in takes:
+            raise MjstatsError(
+                f"--rules-profile {item}: {name!r} takes no rule profile (known: {', '.join(takes)})"
+            )
+        chosen[name] = value
+    if not chosen:
+        return None
+    return {name: takes[name].load(takes[name].user_profile)(value) for name, value in chosen.items()}
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -126,7 +164,7 @@ def _explain(args: argparse.Namespace) -> int:
     if not hands:
         which = f"hand {args.hand} of match" if args.hand is not None else "match"
         raise MjstatsError(f"{args.dataset}: no {which} {args.explain}")
-    overrides = _overrides(args.profile) or {}
+    overrides = _overrides(args.profile, args.rules_profile) or {}
     results = [replay_hand(hand, overrides.get(hand.ruleset), explain=True) for hand in hands]
     texts = [explain_hand(h, r) for h, r in zip(hands, results, strict=True)]
     if args.html is not None:

@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--players",
         metavar="A,B,C,D",
         help="four players NAME[:STYLE] (styles: greedy defensive aggressive flush; where a gold "
-        "is wild also goldkeeper goldthrower); default ann, bo, cai, dee with the ruleset's "
-        "default styles (docs/simulation.md)",
+        "is wild also goldkeeper goldthrower; a ruleset with styles of its own takes those "
+        "instead); default ann, bo, cai, dee with the ruleset's default styles (docs/simulation.md)",
     )
     p.add_argument("--out", "-o", required=True, type=Path, metavar="FILE.jsonl")
     p.add_argument(

@@ -58,6 +58,11 @@ class Ruleset:
     ``starting_shanten``: the integrity deal test compares starting shanten across subjects.
     ``win_may_jump``: a win on a discard may rightly pass over a nearer seat that could win.
     ``fault_kinds``: faults only this ruleset's records can carry (``simulate --faults``).
+    ``faults_own_only``: its ``faults`` part makes every kind its records can carry, drawn in
+    ``fault_kinds`` order; the shared kinds (fan, payment, claim, tile) do not apply.
+    ``plain_profile``: ``audit --profile NAME|FILE`` (without ``RULES=``) applies to its hands.
+    ``shared_metrics``: the metrics shared by all recorded rulesets (mjstats.stats.registry)
+    apply to its hands; False while they do not fit them (e.g. several wins a hand).
     """
 
     name: str
@@ -73,12 +78,15 @@ class Ruleset:
     win_may_jump: bool = False  # a discard win may pass over a nearer seat's win (e.g. 抢炮和)
     fault_kinds: tuple[str, ...] = ()
     faults: str | None = None  # MAKERS: fault kind -> maker, for the kinds in fault_kinds
+    faults_own_only: bool = False  # its MAKERS replace the shared fault makers
     fan_names: str | None = None  # the platforms' fan names -> ours (the format readers)
     notes: str | None = None  # NOTES: its sentences in shared texts, by place (metrics, report)
     fan_cli: str = "cli_fan"  # add_options(parser), run(args): `mjstats fan --rules NAME`
     replay: str | None = None  # importing it registers the replay profiles (register_profile)
     checks: str | None = None  # CHECKS: the ruleset's own audit checks
     user_profile: str | None = None  # name or TOML path -> replay profile (`audit --profile`)
+    plain_profile: bool = False  # `audit --profile X` without RULES= sets this ruleset's profile
+    shared_metrics: bool = True  # the shared metric families apply to its hands
     sim: str | None = None  # STYLES, DEFAULT_STYLES, HANDS_PER_MATCH, checked_profile, play_hands
     metrics: str | None = None  # METRICS (registry entries), FAMILIES (id -> title), USAGE lines
     stats: str | None = None  # COMPUTE, READS, prepare(ds, progress), PROGRESS, PUBLIC

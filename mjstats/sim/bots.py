@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from mjstats.errors import MjstatsError
 from mjstats.sim.shapes import Shape
@@ -36,7 +37,11 @@ class Style:
         """The simulated rulesets that accept this style (registry order)."""
         from mjstats.rulesets import rulesets
 
-        return tuple(r.name for r in rulesets() if r.sim is not None and (r.has_gold or not self.needs_gold))
+        return tuple(
+            r.name
+            for r in rulesets()
+            if r.sim is not None and (r.has_gold or not self.needs_gold) and own_styles(r.name) is None
+        )
 
 
 STYLES: dict[str, Style] = {
@@ -86,6 +91,9 @@ STYLES: dict[str, Style] = {
 
 def styles_for(ruleset: str) -> tuple[str, ...]:
     """Style names a ruleset accepts."""
+    own = own_styles(ruleset)
+    if own is not None:
+        return tuple(own)
     return tuple(name for name, s in STYLES.items() if ruleset in s.rulesets)
 
 
@@ -327,8 +335,30 @@ class Bot:
         return gold is None or self.table.seats[self.seat].counts[gold] < 2
 
 
+def own_styles(ruleset: str) -> dict[str, Any] | None:
+    """A ruleset's own bot styles (its simulator part's ``STYLES``: name -> style), which replace
+    the shared ones for it; None when it plays with the shared styles."""
+    from mjstats.rulesets import UnknownRuleset, get
+
+    try:
+        spec = get(ruleset)
+    except UnknownRuleset:
+        return None
+    if spec.sim is None:
+        return None
+    own: dict[str, Any] | None = getattr(spec.load(spec.sim), "STYLES", None)
+    return own
+
+
 def make_style(name: str, ruleset: str) -> Style:
     """The style called ``name``; MjstatsError for an unknown one or one the ruleset lacks."""
+    own = own_styles(ruleset)
+    if own is not None:  # the ruleset's own styles (e.g. with a void suit to choose)
+        if name not in own:
+            from mjstats.rulesets import get
+
+            raise MjstatsError(f"unknown {get(ruleset).title} bot style {name!r} (known: {', '.join(own)})")
+        return own[name]  # type: ignore[no-any-return]
     style = STYLES.get(name)
     if style is None or ruleset not in style.rulesets:
         raise MjstatsError(f"unknown {ruleset} bot style {name!r} (known: {', '.join(styles_for(ruleset))})")

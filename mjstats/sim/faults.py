@@ -11,6 +11,9 @@ Each kind is a defect the audit checks for (docs/audit.md):
   ignored (claim.priority);
 - ``tile``: a discard of a tile kind the seat never held (tile.not_held).
 
+A ruleset whose spec sets ``faults_own_only`` (its payments and fans differ in shape, e.g.
+several wins a hand) draws among its own ``fault_kinds`` only, with its own makers.
+
 Only the record changes: the simulation goes on from the true hand, so later hands are clean.
 """
 
@@ -31,7 +34,15 @@ Maker = Callable[[Hand, random.Random], "tuple[Hand, str] | None"]
 
 # The order fixes the seeded choice of a kind, hence every simulated sample with faults: the
 # rulesets' own kinds come right after "fan".
-FAULT_KINDS = ("fan", *(k for r in rulesets() for k in r.fault_kinds), "payment", "claim", "tile")
+# A ruleset whose own makers replace the shared ones (``faults_own_only``) draws among its own
+# ``fault_kinds`` instead and is not listed here.
+FAULT_KINDS = (
+    "fan",
+    *(k for r in rulesets() if not r.faults_own_only for k in r.fault_kinds),
+    "payment",
+    "claim",
+    "tile",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +181,14 @@ def inject_fault(hand: Hand, rng: random.Random) -> tuple[Hand, InjectedFault]:
     fault is always possible in a simulated hand)."""
     ruleset = get(hand.ruleset)
     own = ruleset.load(ruleset.faults) if ruleset.faults is not None else {}
-    kinds = [k for k in FAULT_KINDS if k in _MAKERS or k in own]
+    shared = {} if ruleset.faults_own_only else _MAKERS
+    if ruleset.faults_own_only:  # its own makers for every kind, in its own order
+        kinds = list(ruleset.fault_kinds)
+    else:
+        kinds = [k for k in FAULT_KINDS if k in _MAKERS or k in own]
     rng.shuffle(kinds)
     for kind in kinds:
-        made = (_MAKERS.get(kind) or own[kind])(hand, rng)
+        made = (shared.get(kind) or own[kind])(hand, rng)
         if made is not None:
             faulty, detail = made
             return faulty, InjectedFault(hand.match_id, hand.hand_no, kind, detail)

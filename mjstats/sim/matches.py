@@ -121,6 +121,9 @@ class SimConfig:
         if self.rig is not None and not isinstance(self.rig, Rig):
             raise MjstatsError(f"rig must be a mjstats.sim.rig.Rig, got {self.rig!r}")
         rig = self.rig if self.rig is not None and self.rig.active else None
+        if rig is not None and not getattr(game, "RIGGED_PLAY", True):  # the game cannot be rigged
+            title = get(self.ruleset).title
+            raise MjstatsError(f"rigged play (--rig-draws, --collude) is not available for {title}")
         return SimConfig(self.ruleset, self.hands, self.seed, profile, tuple(players), rig)
 
     @property

@@ -13,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from mjstats.rulesets import notes, recorded, recorded_names
+from mjstats.rulesets import notes, recorded
 from mjstats.stats.grouping import GROUP_KEYS, SMALL_SAMPLE
 
 __all__ = ["FAMILIES", "METRICS", "Metric", "get_metric", "render_metrics_markdown"]
 
-BOTH = recorded_names()  # the metrics below apply to every ruleset whose hands are recorded
+# the metrics below apply to every ruleset whose hands are recorded, save one whose spec says the
+# shared metrics do not fit its hands yet (shared_metrics=False)
+BOTH = tuple(r.name for r in recorded() if r.shared_metrics)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ RULESET = Ruleset(
     replay="replay",
     checks="checks:CHECKS",
     user_profile="replay:fuzhou_profile",
+    plain_profile=True,  # `audit --profile` has always meant the Fuzhou rule profile
     sim="sim_game",
     metrics="gold_metrics",
     stats="gold",

@@ -55,6 +55,7 @@ _NO_WAITS: frozenset[Tile] = frozenset()
 # event kinds bound once: the replay loop tests them on every event
 _VOID, _CHI, _PENG, _GANG = EventKind.VOID, EventKind.CHI, EventKind.PENG, EventKind.GANG
 _HU, _DRAW, _HUANG = EventKind.HU, EventKind.DRAW, EventKind.HUANG
+_TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
 _OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
 
@@ -610,7 +611,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.first_turn = False
         if not replacement:
             self.kong_turn = False
-            self.events.append(Turn(seat))
+            self.events.append(_TURNS[seat])
         self.mode, self.actor, self.tile = "turn", seat, tile
         self.pong_turn, self.replacement = False, replacement
 
@@ -739,7 +740,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             return
         self.actor = seat
         if ev.kind is EventKind.PENG:
-            self.events.append(Turn(seat))
+            self.events.append(_TURNS[seat])
             self.kong_turn = False
             self.mode, self.tile, self.pong_turn = "turn", None, True
             if self.rules.play.pass_hu_lock_cleared_by == "draw_or_meld":

@@ -235,19 +235,22 @@ def waits_by_key(
     keys = (w, t, b)
     sizes = (sum(w) % 3, sum(t) % 3, sum(b) % 3)
     out: list[int] = []
-    for s in (0, 1, 2):
+    for s, (j, k) in _OTHER_TWO:
         if s == void_suit or (void_suit is None and two_suits and not present[s]):
             continue
-        grown = list(sizes)
-        grown[s] = (grown[s] + 1) % 3
-        if grown.count(0) != 2 or grown.count(2) != 1:  # one suit holds the pair, the others 3k
+        # one suit holds the pair (3k + 2 tiles), the others 3k: the others must be 0 or 2 now
+        # with exactly one 2 after the growing suit gains its tile
+        grown = (sizes[s] + 1) % 3
+        sj, sk = sizes[j], sizes[k]
+        if sj == 1 or sk == 1 or grown == 1 or (grown == 2) + (sj == 2) + (sk == 2) != 1:
             continue
-        if all(suit_features(keys[j], grown[j] == 2) for j in (0, 1, 2) if j != s):
+        if suit_features(keys[j], sj == 2) and suit_features(keys[k], sk == 2):
             base = 9 * s
-            out.extend(base + r for r in suit_completions(keys[s], grown[s] == 2))
+            out.extend(base + r for r in suit_completions(keys[s], grown == 2))
     # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
     # a single, a quad being two pairs): the single pairs up.
-    if not melded:
+    if not melded and (max(counts) > 4 or counts.count(0) + counts.count(2) + counts.count(4) == 26):
+        # (the count test, done in C, lets through only hands with at most one uneven kind)
         odd = [k for k in range(27) if counts[k] & 1]
         if len(odd) == 1:
             out.append(odd[0])
@@ -263,6 +266,7 @@ def clear_caches() -> None:
 
 
 _NO_WAITS: frozenset[Tile] = frozenset()
+_OTHER_TWO = ((0, (1, 2)), (1, (0, 2)), (2, (0, 1)))  # each suit and the two others
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

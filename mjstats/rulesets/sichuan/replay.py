@@ -207,15 +207,18 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 _t(tile),
             )
             return False
-        self.seen[tile] += 1
-        if self.seen[tile] > 4:
+        seen = self.seen
+        seen[tile] += 1
+        if seen[tile] > 4:
             self.report(
                 "sichuan.tiles",
                 f"copy {self.seen[tile]} of {_t(tile)} enters play",
                 "at most 4",
                 self.seen[tile],
             )
-        self.give(seat, tile)
+        p = self.p[seat]  # give(), inlined: every tile dealt and drawn comes here
+        p.counts[tile] += 1
+        p.waits = None
         return True
 
     def could_win(self, seat: int, tile: int) -> bool:
@@ -273,7 +276,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
 
     def release(self, seat: int) -> None:
         p = self.p[seat]
-        p.locked.clear()
+        if p.locked:
+            p.locked.clear()
         p.threshold = -1
 
     def meld_list(self, seat: int) -> tuple[tuple[str, Tile, int], ...]:
@@ -688,8 +692,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
         ``claimant``): passes inferred; returns the seat that draws next."""
         d, tile = self.actor, self.tile
         assert tile is not None
-        for seat in self.seat_order(d):
-            if seat != d and not self.p[seat].won and self.could_win(seat, tile):
+        for seat in _OTHERS[d]:  # could_win skips the seats that have won
+            if self.could_win(seat, tile):
                 self.passed(seat, tile)
         self.mode = "draw"
         self.actor = self.next_active(d)

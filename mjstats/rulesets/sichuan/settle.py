@@ -455,10 +455,13 @@ def settle_hand(
     """
     prof = load_profile(profile)
     t = _Table(prof, _seat(dealer, "dealer"))
+    turn_kongs = t.turn_kongs
     for i, ev in enumerate(events):
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
-        if isinstance(ev, Kong):
+        if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
+            turn_kongs[ev.seat] = []  # the common event, by the shortest path (as below)
+        elif isinstance(ev, Kong):
             _kong(t, ev, i)
         elif isinstance(ev, Turn):
             t.turn_kongs[_seat(ev.seat, "turn seat")] = []

@@ -47,7 +47,7 @@ def waiting_shapes(draw: st.DrawFn) -> tuple[list[int], tuple, list[int], int | 
     return counts, tuple(melds), total, void
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=_SLOW_DATA)
+@settings(max_examples=200, deadline=None, suppress_health_check=_SLOW_DATA)
 @given(waiting_shapes(), st.booleans())
 def test_waits_match_the_oracle(shape, cleared):
     counts, melds, held, void = shape
@@ -58,7 +58,7 @@ def test_waits_match_the_oracle(shape, cleared):
     assert waits_from_counts(counts, melds, held, void) == fast  # a cache hit answers the same
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=_SLOW_DATA)
+@settings(max_examples=150, deadline=None, suppress_health_check=_SLOW_DATA)
 @given(waiting_shapes(), st.sampled_from(["seed", "platform"]))
 def test_wait_values_match_the_oracle(shape, profile):
     counts, melds, held, void = shape

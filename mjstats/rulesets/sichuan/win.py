@@ -217,7 +217,7 @@ def waits_from_counts(
     return waits_by_key(key, tuple(held) if norm else key, bool(norm), void_suit)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)  # hand-level reuse needs only the recent hands
 def waits_by_key(
     counts: tuple[int, ...], held: tuple[int, ...], melded: bool, void_suit: int | None
 ) -> frozenset[Tile]:

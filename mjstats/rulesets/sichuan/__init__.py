@@ -33,6 +33,7 @@ _HOMES = {
     "WinContext": _FAN,
     "WinScore": _FAN,
     "Winner": _SETTLE,
+    "clear_caches": _WIN,
     "gen_count": _FAN,
     "is_winning_hand": _WIN,
     "load_profile": _PROFILES,

@@ -42,6 +42,7 @@ __all__ = [
     "reading_sets",
     "score_win",
     "wait_value",
+    "wait_values",
 ]
 
 # The patterns of reference §3.3 in table order; on equal totals the pattern with the higher
@@ -282,19 +283,41 @@ def wait_value(
     win without situational extras: pattern, 根 (a quad the wait completes included) and the
     hand extras (reference §4.6, the value 查大叫 pays). ``counts`` are the concealed counts
     (27 kinds), ``held`` with the melds added; the caller knows ``wait`` completes the hand."""
+    return wait_values(counts, held, melds, (wait,), profile)[0]
+
+
+def wait_values(
+    counts: Sequence[int],
+    held: Sequence[int],
+    melds: tuple[Meld, ...],
+    waits: Sequence[int],
+    profile: Profile,
+) -> list[int]:
+    """:func:`wait_value` of each of ``waits``, the parts every wait shares worked out once:
+    the suits (a wait lies in a suit the hand holds, so the flush does not change), the 根
+    already held and the hand extras (only 断幺九 depends on the wait: a 1 or 9 breaks it)."""
     rules = profile.fan
-    grown = list(counts)
-    grown[wait] += 1
-    all_counts = list(held)
-    all_counts[wait] += 1
-    g = gen_count(all_counts, melds, rules.gen_counting)
-    # the wait lies in a suit the hand holds: the suits do not change
-    reading = _hand_reading(tuple(grown), melds, len(suits_held(held)) == 1, g, rules)
-    if reading is None:
-        raise NotWinningHand(f"{SUITED[wait]} does not complete the hand")
-    _, fan, consumed, _ = reading
-    fan += rules.gen_fan * max(0, g - consumed) + sum(f for _, f in _hand_extras(melds, all_counts, rules))
-    return profile.multiplier(fan)
+    flush = len(suits_held(held)) == 1
+    quads = list(held).count(4) - (
+        sum(1 for kind, _, _ in melds if kind == "GANG") if rules.gen_counting == "unmelded_only" else 0
+    )
+    extras = _hand_extras(melds, held, rules)
+    base_extra = sum(f for name, f in extras if name != "断幺九")
+    duanyao = rules.duanyao_fan if any(name == "断幺九" for name, _ in extras) else 0
+    out = []
+    for wait in waits:
+        grown = list(counts)
+        grown[wait] += 1
+        g = quads + (held[wait] == 3)  # gen_count of held + wait: the wait may make a quad
+        reading = _hand_reading(tuple(grown), melds, flush, g, rules)
+        if reading is None:
+            raise NotWinningHand(f"{SUITED[wait]} does not complete the hand")
+        _, fan, consumed, _ = reading
+        fan += rules.gen_fan * max(0, g - consumed) + base_extra
+        if duanyao and wait % 9 not in _TERMINAL:  # reference §3.8: 断幺九 holds no 1 or 9
+            fan += duanyao
+        out.append(profile.multiplier(fan))
+    return out
 
 
 def score_win(

@@ -41,7 +41,7 @@ from mjstats.rulesets.sichuan.settle import (
     Winner,
 )
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
-from mjstats.rulesets.sichuan.win import waits_from_counts
+from mjstats.rulesets.sichuan.win import waits_by_key, waits_from_counts
 from mjstats.tiles import ALL_KINDS, SUITED, Tile
 
 __all__ = ["SichuanReplay", "SichuanReplayProfile", "SichuanSequence", "next_dealer_of", "sichuan_profile"]
@@ -51,6 +51,13 @@ DEALER_TILES, OTHER_TILES = 14, 13  # reference §1.3
 WALL_TILES = 108 - 53  # reference §1.2: 55 drawable tiles, no dead wall
 _FULL_SET = tuple(t for t in range(27) for _ in range(4))  # reference §1.1
 _DIRECTIONS = {"next": 1, "opposite": 2, "prev": 3}  # (receiver - giver) % 4
+_NO_WAITS: frozenset[Tile] = frozenset()
+# event kinds bound once: the replay loop tests them on every event
+_VOID, _CHI, _PENG, _GANG = EventKind.VOID, EventKind.CHI, EventKind.PENG, EventKind.GANG
+_HU, _DRAW, _HUANG = EventKind.HU, EventKind.DRAW, EventKind.HUANG
+_TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
+_BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
+_OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
 
 
 def _near(counts: list[int], tile: int) -> bool:
@@ -149,20 +156,24 @@ class SichuanReplay(MoneyAudit, HandReplay):
     def waits(self, seat: int) -> frozenset[Tile]:
         """The 13-tile waits of ``seat`` (cached until its concealed tiles change)."""
         p = self.p[seat]
-        if p.waits is None:
-            if p.holds_void():
-                p.waits = frozenset()  # reference §2.3: no win while holding the void suit
-                return p.waits
-            held = list(p.counts)
-            for kind, tile, _ in p.melds:
-                held[tile] += 4 if kind == "GANG" else 3
-            try:
-                p.waits = waits_from_counts(
-                    p.counts, tuple((k, SUITED[t], o) for k, t, o in p.melds), held, p.void
-                )
-            except InvalidHand:
-                p.waits = frozenset()
-        return p.waits
+        found = p.waits
+        if found is None:
+            counts, melds, void = p.counts, p.melds, p.void
+            if void is not None and any(counts[9 * void : 9 * void + 9]):
+                found = _NO_WAITS  # reference §2.3: no win while holding the void suit
+            elif sum(counts) != 13 - 3 * len(melds):
+                found = _NO_WAITS  # not a waiting size (the size is reported where it matters)
+            else:
+                key = tuple(counts)
+                if melds:
+                    held = list(counts)
+                    for kind, tile, _ in melds:
+                        held[tile] += 4 if kind == "GANG" else 3
+                    found = waits_by_key(key, tuple(held), True, void)
+                else:
+                    found = waits_by_key(key, key, False, void)
+            p.waits = found
+        return found
 
     def changed(self, seat: int) -> None:
         self.p[seat].waits = None
@@ -196,21 +207,32 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 _t(tile),
             )
             return False
-        self.seen[tile] += 1
-        if self.seen[tile] > 4:
+        seen = self.seen
+        seen[tile] += 1
+        if seen[tile] > 4:
             self.report(
                 "sichuan.tiles",
                 f"copy {self.seen[tile]} of {_t(tile)} enters play",
                 "at most 4",
                 self.seen[tile],
             )
-        self.give(seat, tile)
+        p = self.p[seat]  # give(), inlined: every tile dealt and drawn comes here
+        p.counts[tile] += 1
+        p.waits = None
         return True
 
     def could_win(self, seat: int, tile: int) -> bool:
         """``seat`` could legally declare hu on another's ``tile`` (void and lock respected)."""
         p = self.p[seat]
-        if p.won or tile // 9 == p.void or not _near(p.counts, tile) or tile not in self.waits(seat):
+        if p.won or tile // 9 == p.void:
+            return False
+        counts = p.counts
+        if not counts[tile]:  # _near, inlined: the hot path of every claim window
+            r = tile % 9
+            if not any(counts[tile - min(r, 2) : tile + min(8 - r, 2) + 1]):
+                return False
+        waits = p.waits if p.waits is not None else self.waits(seat)
+        if tile not in waits:
             return False
         return not self.locked_out(seat, tile)
 
@@ -254,7 +276,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
 
     def release(self, seat: int) -> None:
         p = self.p[seat]
-        p.locked.clear()
+        if p.locked:
+            p.locked.clear()
         p.threshold = -1
 
     def meld_list(self, seat: int) -> tuple[tuple[str, Tile, int], ...]:
@@ -280,48 +303,47 @@ class SichuanReplay(MoneyAudit, HandReplay):
         try:
             for ev in self.hand.events:
                 self.seq = ev.seq
-                if ev.seat is not None and not 0 <= ev.seat < 4:
-                    self.stop(f"seat {ev.seat} out of range")
+                kind, seat, tile = ev.kind, ev.seat, ev.tile
+                if seat is not None and not 0 <= seat < 4:
+                    self.stop(f"seat {seat} out of range")
                 if self.stage == "ended":
                     self.report(
-                        "sichuan.hand_end", "event after the end of the hand", "nothing", ev.kind.value
+                        "sichuan.hand_end", "event after the end of the hand", "nothing", kind.value
                     )
                     self.stop("the hand had already ended")
-                if ev.tile is not None and ev.tile >= 27 and ev.kind is not EventKind.VOID:
+                if tile is not None and tile >= 27 and kind is not _VOID:
                     self.report(
                         "sichuan.tiles",
-                        f"{ev.kind.value} of {_t(ev.tile)}: Sichuan has suited tiles only",
+                        f"{kind.value} of {_t(tile)}: Sichuan has suited tiles only",
                         "W/T/B",
-                        _t(ev.tile),
+                        _t(tile),
                     )
                     self.stop("a tile outside the Sichuan set")
-                if ev.kind is EventKind.CHI:
-                    self.report("sichuan.no_chow", f"seat {ev.seat} chows", "pong, kong or pass", "chi")
+                if kind is _CHI:
+                    self.report("sichuan.no_chow", f"seat {seat} chows", "pong, kong or pass", "chi")
                     self.stop("a chow has no Sichuan meaning")
-                handler = handlers.get(ev.kind)
+                handler = handlers.get(kind)
                 if handler is None:
-                    self.stop(f"{ev.kind.value} events are not part of the Sichuan rules")
-                if (
-                    ev.kind not in (EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID)
-                    and self.stage != "play"
-                ):
+                    self.stop(f"{kind.value} events are not part of the Sichuan rules")
+                if self.stage != "play" and kind not in _BEFORE_PLAY:
                     self.start_play()
-                if self.hus and ev.kind in (EventKind.PENG, EventKind.GANG):
-                    self.report(
-                        "sichuan.claim_priority",
-                        f"seat {ev.seat}'s {ev.kind.value} on a discard won by another",
-                        "no claim after a hu",
-                        ev.kind.value,
-                    )
-                    self.stop("a claim on a tile already won")
-                if self.hus and ev.kind is not EventKind.HU:
-                    self.close_wins()
-                if self.mode == "kong" and ev.kind is not EventKind.DRAW and ev.kind is not EventKind.HUANG:
+                if self.hus:
+                    if kind is _PENG or kind is _GANG:
+                        self.report(
+                            "sichuan.claim_priority",
+                            f"seat {seat}'s {kind.value} on a discard won by another",
+                            "no claim after a hu",
+                            kind.value,
+                        )
+                        self.stop("a claim on a tile already won")
+                    if kind is not _HU:
+                        self.close_wins()
+                if self.mode == "kong" and kind is not _DRAW and kind is not _HUANG:
                     self.report(
                         "sichuan.kong_wall",
                         f"seat {self.actor}'s kong has no replacement draw",
                         f"seat {self.actor} draws",
-                        ev.kind.value,
+                        kind.value,
                     )
                     self.mode, self.tile, self.replacement = "turn", None, True
                 handler(ev)
@@ -593,7 +615,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.first_turn = False
         if not replacement:
             self.kong_turn = False
-            self.events.append(Turn(seat))
+            self.events.append(_TURNS[seat])
         self.mode, self.actor, self.tile = "turn", seat, tile
         self.pong_turn, self.replacement = False, replacement
 
@@ -670,15 +692,15 @@ class SichuanReplay(MoneyAudit, HandReplay):
         ``claimant``): passes inferred; returns the seat that draws next."""
         d, tile = self.actor, self.tile
         assert tile is not None
-        for seat in self.seat_order(d):
-            if seat != d and not self.p[seat].won and self.could_win(seat, tile):
+        for seat in _OTHERS[d]:  # could_win skips the seats that have won
+            if self.could_win(seat, tile):
                 self.passed(seat, tile)
         self.mode = "draw"
         self.actor = self.next_active(d)
         return self.actor
 
-    def seat_order(self, start: int) -> list[int]:
-        return [(start + i) % 4 for i in range(1, 4)]
+    def seat_order(self, start: int) -> tuple[int, ...]:
+        return _OTHERS[start]
 
     def on_claim(self, ev: Event) -> None:
         seat, tile = ev.seat, ev.tile
@@ -722,7 +744,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             return
         self.actor = seat
         if ev.kind is EventKind.PENG:
-            self.events.append(Turn(seat))
+            self.events.append(_TURNS[seat])
             self.kong_turn = False
             self.mode, self.tile, self.pong_turn = "turn", None, True
             if self.rules.play.pass_hu_lock_cleared_by == "draw_or_meld":

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mjstats.errors import RuleError
-from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win, wait_value
+from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win, wait_values
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.tiles import (
     check_copies,
@@ -394,7 +394,7 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     value = 0
     if found and not (dead and prof.end.dead_wait != "ready"):
         # 查大叫: each wait valued as a discard win without situational extras (§4.6), capped.
-        values = [wait_value(counts, held, norm, k, prof) for k in found]
+        values = wait_values(counts, held, norm, found, prof)
         value = max(values) if prof.end.cha_jiao_value == "max" else min(values)
     if dead and prof.end.dead_wait == "not_ready":
         found = []
@@ -455,10 +455,13 @@ def settle_hand(
     """
     prof = load_profile(profile)
     t = _Table(prof, _seat(dealer, "dealer"))
+    turn_kongs = t.turn_kongs
     for i, ev in enumerate(events):
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
-        if isinstance(ev, Kong):
+        if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
+            turn_kongs[ev.seat] = []  # the common event, by the shortest path (as below)
+        elif isinstance(ev, Kong):
             _kong(t, ev, i)
         elif isinstance(ev, Turn):
             t.turn_kongs[_seat(ev.seat, "turn seat")] = []

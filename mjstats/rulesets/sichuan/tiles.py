@@ -32,6 +32,7 @@ for _i, _names in enumerate(_SUIT_SPELLINGS):
     for _n in _names:
         _SUIT_ALIASES[_n] = _i
 
+_TILE_TYPE = {Tile}
 Meld = tuple[str, Tile, int]  # ("PENG" | "GANG", tile, offer); GANG offer 0 = concealed kong
 _MELD_KINDS = ("PENG", "GANG")
 
@@ -58,7 +59,7 @@ def suited_tiles(values: Iterable[object], what: str = "hand") -> tuple[Tile, ..
         except TileError as exc:
             raise InvalidHand(f"{what}: {exc}") from None
     values = tuple(values)
-    if all(type(v) is Tile for v in values) and (not values or max(values) < 27):
+    if not values or (set(map(type, values)) == _TILE_TYPE and max(values) < 27):
         return values  # type: ignore[return-value]  # the common case: Tiles already
     return tuple(suited_tile(v, what) for v in values)
 

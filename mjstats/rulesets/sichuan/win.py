@@ -32,6 +32,7 @@ from mjstats.tiles import SUITED, Tile
 __all__ = [
     "HAND_SETS",
     "WIN_SIZE",
+    "clear_caches",
     "is_seven_pairs",
     "is_winning_hand",
     "regular_divisions",
@@ -42,6 +43,7 @@ __all__ = [
     "suits_held",
     "void_ok",
     "waits",
+    "waits_by_key",
     "waits_from_counts",
 ]
 
@@ -208,6 +210,20 @@ def waits_from_counts(
             f"a waiting Sichuan hand holds {WIN_SIZE - 1 - 3 * len(norm)} concealed tiles with "
             f"{len(norm)} meld(s), got {size}"
         )
+    key = tuple(counts)
+    # The waits depend only on the concealed counts, the counts with the melds, whether there is
+    # a meld (七对) and the void suit: one canonical key, so a hand asked about again (the replay
+    # re-checks a seat's hand at each discard, the settlement re-checks the final hands) is free.
+    return waits_by_key(key, tuple(held) if norm else key, bool(norm), void_suit)
+
+
+@lru_cache(maxsize=1 << 13)  # hand-level reuse needs only the recent hands
+def waits_by_key(
+    counts: tuple[int, ...], held: tuple[int, ...], melded: bool, void_suit: int | None
+) -> frozenset[Tile]:
+    """:func:`waits_from_counts` of a checked 13-tile hand by its canonical key: concealed
+    counts, concealed + meld counts, whether it has a meld, the void suit index (memoised)."""
+    w, t, b = counts[0:9], counts[9:18], counts[18:27]
     present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
     if void_suit is not None and present[void_suit]:
         return _NO_WAITS  # a void-suit tile must go before any win
@@ -216,22 +232,25 @@ def waits_from_counts(
     two_suits = sum(present) == 2
     # A regular wait lies in the one suit that gains the tile; the other suits must split as
     # they are (each suit's splits and completions are memoised).
-    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
-    sizes = (sum(keys[0]) % 3, sum(keys[1]) % 3, sum(keys[2]) % 3)
+    keys = (w, t, b)
+    sizes = (sum(w) % 3, sum(t) % 3, sum(b) % 3)
     out: list[int] = []
-    for s in (0, 1, 2):
+    for s, (j, k) in _OTHER_TWO:
         if s == void_suit or (void_suit is None and two_suits and not present[s]):
             continue
-        grown = list(sizes)
-        grown[s] = (grown[s] + 1) % 3
-        if grown.count(0) != 2 or grown.count(2) != 1:  # one suit holds the pair, the others 3k
+        # one suit holds the pair (3k + 2 tiles), the others 3k: the others must be 0 or 2 now
+        # with exactly one 2 after the growing suit gains its tile
+        grown = (sizes[s] + 1) % 3
+        sj, sk = sizes[j], sizes[k]
+        if sj == 1 or sk == 1 or grown == 1 or (grown == 2) + (sj == 2) + (sk == 2) != 1:
             continue
-        if all(suit_features(keys[j], grown[j] == 2) for j in (0, 1, 2) if j != s):
+        if suit_features(keys[j], sj == 2) and suit_features(keys[k], sk == 2):
             base = 9 * s
-            out.extend(base + r for r in suit_completions(keys[s], grown[s] == 2))
+            out.extend(base + r for r in suit_completions(keys[s], grown == 2))
     # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
     # a single, a quad being two pairs): the single pairs up.
-    if not norm:
+    if not melded and (max(counts) > 4 or counts.count(0) + counts.count(2) + counts.count(4) == 26):
+        # (the count test, done in C, lets through only hands with at most one uneven kind)
         odd = [k for k in range(27) if counts[k] & 1]
         if len(odd) == 1:
             out.append(odd[0])
@@ -240,7 +259,14 @@ def waits_from_counts(
     return frozenset([SUITED[k] for k in out if held[k] < 4])
 
 
+def clear_caches() -> None:
+    """Empty the hand-level caches (waits by canonical key), e.g. before a benchmark; the
+    per-suit tables stay (they are a fixed table over 9-count vectors, filled on demand)."""
+    waits_by_key.cache_clear()
+
+
 _NO_WAITS: frozenset[Tile] = frozenset()
+_OTHER_TWO = ((0, (1, 2)), (1, (0, 2)), (2, (0, 1)))  # each suit and the two others
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

@@ -18,6 +18,7 @@ from mjstats.integrity.draws import DrawFairness
 from mjstats.integrity.multiple import FDR, bh_q_values
 from mjstats.integrity.outcomes import Outcomes
 from mjstats.integrity.rows import Row, subject_key
+from mjstats.integrity.streaks import Streaks
 from mjstats.integrity.subjects import check_by
 from mjstats.records import Hand
 
@@ -141,7 +142,7 @@ def run_integrity(
     """Every integrity test on the hands of ``source`` (a dataset path, an open Dataset, or an
     iterable of Hand records), grouped ``by`` seat or player; p-values corrected together."""
     check_by(by)
-    families = (DealFairness(by), DrawFairness(by), Collusion(by), Outcomes(by))
+    families = (DealFairness(by), DrawFairness(by), Collusion(by), Outcomes(by), Streaks(by))
     n = 0
     for hand in _hands_of(source, ruleset):
         for family in families:

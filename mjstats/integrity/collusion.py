@@ -8,6 +8,9 @@
 - ``collusion.feeding`` (ordered pair discarder -> claimer): pungs and exposed kongs one player
   makes on another's discards, with the same model (chows are left out: only the next seat may
   chow, so they say nothing about choice).
+- ``collusion.danger`` (ordered pair discarder -> opponent): discards that are a winning tile of
+  exactly one opponent, safe against the other two (mjstats.integrity.danger), claimed or not;
+  same model.
 
 The observed count of a pair is compared with the sum of its chances, one-sided (more than
 expected). The rates and place factors are fitted from the same run, and the hands of one match
@@ -26,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
+from mjstats.integrity.danger import unique_targets
 from mjstats.integrity.distributions import poisson_binomial_mid_p, t_sf
 from mjstats.integrity.rows import EXACT_BELOW, Row, z_row
 from mjstats.integrity.subjects import who
@@ -252,12 +256,13 @@ class Collusion:
         self.by = by
         self.deal_in = _PairModel()
         self.feeding = _PairModel()
+        self.danger = _PairModel()
 
     def add(self, hand: Hand) -> None:
         by = self.by
         subjects = [who(hand, s, by) for s in range(4)]
         match = hand.match_id
-        for model in (self.deal_in, self.feeding):
+        for model in (self.deal_in, self.feeding, self.danger):
             model.add_hand(hand.ruleset, match, subjects)
         hand_id = f"{hand.match_id}#{hand.hand_no}"
 
@@ -273,8 +278,13 @@ class Collusion:
             if ev.kind in _TAKES and giver is not None and taker is not None and giver != taker:
                 event = (subjects[giver], others(giver), subjects[taker], hand_id, match)
                 self.feeding.add(hand.ruleset, event)
+        for source, target, _ in unique_targets(hand):
+            event = (subjects[source], others(source), subjects[target], hand_id, match)
+            self.danger.add(hand.ruleset, event)
 
     def rows(self) -> list[Row]:
-        return self.deal_in.rows("collusion.deal_in", self.by, NULL) + self.feeding.rows(
-            "collusion.feeding", self.by, NULL
+        return (
+            self.deal_in.rows("collusion.deal_in", self.by, NULL)
+            + self.feeding.rows("collusion.feeding", self.by, NULL)
+            + self.danger.rows("collusion.danger", self.by, NULL)
         )

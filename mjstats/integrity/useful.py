@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from mjstats.sim.shapes import FuzhouShape, GuobiaoShape
 
-__all__ = ["useful_kinds"]
+__all__ = ["useful_kinds", "waits"]
 
 _GUOBIAO = GuobiaoShape()
 
@@ -51,3 +51,14 @@ def useful_kinds(concealed: tuple[int, ...], melds: int, gold: int | None) -> fr
             out.append(k)
         counts[k] -= 1
     return frozenset(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def waits(concealed: tuple[int, ...], melds: int, gold: int | None) -> frozenset[int]:
+    """The kinds that complete a ready hand (shanten 0): its winning tiles; empty when the hand
+    is not ready. Same forms as ``useful_kinds`` (Guobiao regular and 七对; Fuzhou regular with
+    golds wild)."""
+    shape = _GUOBIAO if gold is None else FuzhouShape(gold)
+    if shape.shanten(list(concealed), melds) != 0:
+        return frozenset()
+    return useful_kinds(concealed, melds, gold)

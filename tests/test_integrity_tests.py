@@ -8,6 +8,7 @@ import pytest
 
 from mjstats.integrity import run_integrity
 from mjstats.integrity.danger import unique_targets
+from mjstats.integrity.replays import ReplayCache
 from mjstats.integrity.tracker import draws_of
 from mjstats.integrity.useful import useful_kinds
 from mjstats.integrity.useful import waits as integrity_waits
@@ -217,3 +218,14 @@ def test_a_seat_that_wins_after_its_wins_is_found() -> None:
     assert row["significant"] and row["effect_low"] > 0
     # the others are compared with a table that holds seat 1: below it, never above
     assert all(_row(report, "outcome.streak", seat=s)["effect"] < 0 for s in (0, 2, 3))
+
+
+def test_a_replay_cache_gives_the_same_rows_and_replays_each_hand_once() -> None:
+    hands = list(simulate(SimConfig("guobiao", 32, seed=8)))
+    cache = ReplayCache()
+    first = run_integrity(hands, replays=cache).rows
+    assert len(cache.replays) == len(hands)
+    again = run_integrity(hands[:16], replays=cache).rows
+    assert len(cache.replays) == len(hands)
+    assert first == run_integrity(hands).rows
+    assert again == run_integrity(hands[:16]).rows

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
@@ -258,7 +258,8 @@ class Collusion:
         self.feeding = _PairModel()
         self.danger = _PairModel()
 
-    def add(self, hand: Hand) -> None:
+    def add(self, hand: Hand, targets: Sequence[tuple[int, int, int]] | None = None) -> None:
+        """Count ``hand``'s events; ``targets`` given (mjstats.integrity.replays) saves the replay."""
         by = self.by
         subjects = [who(hand, s, by) for s in range(4)]
         match = hand.match_id
@@ -278,7 +279,7 @@ class Collusion:
             if ev.kind in _TAKES and giver is not None and taker is not None and giver != taker:
                 event = (subjects[giver], others(giver), subjects[taker], hand_id, match)
                 self.feeding.add(hand.ruleset, event)
-        for source, target, _ in unique_targets(hand):
+        for source, target, _ in unique_targets(hand) if targets is None else targets:
             event = (subjects[source], others(source), subjects[target], hand_id, match)
             self.danger.add(hand.ruleset, event)
 

@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from mjstats import __version__
+from mjstats.integrity.replays import ReplayCache
 from mjstats.report import sections
 from mjstats.report.audit_section import (
     FINDINGS_PAGE,
@@ -145,6 +146,7 @@ class _Builder:
         self.figures: dict[str, sections.KeyFigures] = {}
         self.hand_pages: dict[str, tuple[HandPage, dict[str, str]]] = {}  # file -> (hand, back link)
         self.written: list[Path] = []
+        self.replays = ReplayCache()  # integrity: each hand replayed once across period pages
         self.common = {
             "version": __version__,
             "dataset_name": ds.root.name or str(ds.root),
@@ -209,7 +211,7 @@ class _Builder:
             sections.fans_section(view),
             sections.gold_section(view),
             sections.streaks_section(view),
-            integrity_section(view),
+            integrity_section(view, self.replays),
             sections.provenance_section(view, self.ds, period.label),
         ]
         back = {"href": period.filename, "label": period.label}

@@ -82,10 +82,10 @@ def _run(kind: str, ruleset: str, hands: int, run: int, keep: Path | None = None
 
 
 def measure(
-    kind: str, ruleset: str, sizes: list[int], runs: int, out: Path, keep: Path | None = None
+    kind: str, ruleset: str, sizes: list[int], runs: int, out: Path, keep: Path | None = None, first: int = 0
 ) -> None:
     for hands in sizes:
-        for run in range(runs):
+        for run in range(first, first + runs):
             row = _run(kind, ruleset, hands, run, keep)
             with open(out, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
@@ -161,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=5000, help="fair: hands a run")
     parser.add_argument("--sizes", default="250,500,1000,2000", help="rigged: hands a run, comma-separated")
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--first", type=int, default=0, help="number of the first run (its seed: 1000 + it)")
     parser.add_argument("--out", type=Path, help="JSON lines to append to")
     parser.add_argument("--plot", type=Path, help="summary: write the power figure here")
     parser.add_argument("--keep", type=Path, help="fair: keep (or reuse) each run's hands in this folder")
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is needed")
     sizes = [args.hands] if args.kind == "fair" else [int(x) for x in args.sizes.split(",")]
-    measure(args.kind, args.rules, sizes, args.runs, args.out, args.keep)
+    measure(args.kind, args.rules, sizes, args.runs, args.out, args.keep, args.first)
     return 0
 
 

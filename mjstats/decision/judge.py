@@ -205,11 +205,14 @@ class _Judge:
         shanten = view.discard_shanten(replay, counts, groups, allowed)
         best = min(shanten.values())
         unseen = self.unseen(seat)
-        useful: dict[int, int] = {}
-        for t in allowed:
-            if shanten[t] == best:
-                kinds = view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
-                useful[t] = sum(unseen[k] for k in kinds)
+        candidates = [t for t in allowed if shanten[t] == best]
+        if view.useful_after is not None:
+            kinds_after = view.useful_after(replay, counts, groups, candidates)
+        else:
+            kinds_after = {
+                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups) for t in candidates
+            }
+        useful = {t: sum(unseen[k] for k in kinds_after[t]) for t in candidates}
         most = max(useful.values())
         row.before, row.after = best, shanten[tile]
         row.best = most

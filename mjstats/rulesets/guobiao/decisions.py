@@ -9,7 +9,11 @@ from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, RulesetView
 from mjstats.errors import InvalidHand
-from mjstats.rulesets.guobiao.incremental import guobiao_discard_shanten, guobiao_useful
+from mjstats.rulesets.guobiao.incremental import (
+    guobiao_discard_shanten,
+    guobiao_useful,
+    guobiao_useful_after_discards,
+)
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
 
 if TYPE_CHECKING:
@@ -66,4 +70,5 @@ VIEW = RulesetView(
     may_discard=lambda replay, seat, tile: True,
     may_claim=lambda replay, tile: True,
     face_up=lambda replay: (),
+    useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
 )

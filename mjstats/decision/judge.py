@@ -210,7 +210,8 @@ class _Judge:
             kinds_after = view.useful_after(replay, counts, groups, candidates)
         else:
             kinds_after = {
-                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups) for t in candidates
+                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
+                for t in candidates
             }
         useful = {t: sum(unseen[k] for k in kinds_after[t]) for t in candidates}
         most = max(useful.values())

@@ -118,25 +118,36 @@ def _good(rest: int, groups: int, below: int) -> int:
 
 
 @cache
-def _suit_draws(suit: Counts, groups: int) -> tuple[tuple[int, int], ...]:
-    """For each rank a held tile can make a set with (within two ranks, as
-    mjstats.integrity.useful decides), the suit's mask with one more of it."""
+def _suit_draws(suit: Counts, groups: int, base: int) -> tuple[tuple[int, int], ...]:
+    """For each kind a held tile of the suit can make a set with (within two ranks, as
+    mjstats.integrity.useful decides), the suit's mask with one more of it (``base``: the
+    suit's first kind)."""
     near: set[int] = set()
     for r, n in enumerate(suit):
         if n:
             near.update(range(max(0, r - 2), min(9, r + 3)))
-    return tuple((r, _suit_mask((*suit[:r], suit[r] + 1, *suit[r + 1 :]), groups)) for r in sorted(near))
+    return tuple(
+        (base + r, _suit_mask((*suit[:r], suit[r] + 1, *suit[r + 1 :]), groups)) for r in sorted(near)
+    )
 
 
 @cache
-def _honour_draws(held: Counts, groups: int) -> tuple[tuple[int, int], ...]:
-    """For each count (1-4) among the held honours, the honours' mask with one more copy."""
+def _honour_draws(honours: Counts, groups: int) -> tuple[tuple[int, int], ...]:
+    """For each held honour (``honours``: the 7 counts), the honours' mask with one more copy."""
     out = []
-    for c in sorted(set(held)):
-        changed = list(held)
-        changed[changed.index(c)] = c + 1
-        out.append((c, _honour_mask(tuple(sorted(changed)), groups)))
+    for i, c in enumerate(honours):
+        if c:
+            changed = [*honours[:i], c + 1, *honours[i + 1 :]]
+            out.append((27 + i, _honour_mask(tuple(sorted(n for n in changed if n)), groups)))
     return tuple(out)
+
+
+def _draws(counts: Counts, part: int, groups: int) -> tuple[tuple[int, int], ...]:
+    """Each kind of ``part`` that may help, with the part's mask once it is drawn."""
+    if part == 3:
+        return _honour_draws(counts[27:34], groups)
+    low = 9 * part
+    return _suit_draws(counts[low : low + 9], groups, low)
 
 
 def _seven_pairs(counts: Counts) -> int:
@@ -191,26 +202,17 @@ def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dic
     return out
 
 
-def _useful_of(counts: Counts, melds: int, groups: int, parts: list[int], rests: list[int]) -> frozenset[int]:
-    """The useful kinds of a 13 - 3m tile hand whose part masks and rests are given."""
+def _useful_of(
+    counts: Counts, melds: int, groups: int, parts: list[int], draws: list[tuple[tuple[int, int], ...]]
+) -> frozenset[int]:
+    """The useful kinds of a 13 - 3m tile hand whose part masks and draws are given."""
+    rests = _rests(parts, groups)
     regular = _least(_merge(rests[0], parts[0], groups), groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
     before = min(regular, seven)
-    out: set[int] = set()
-    for p in range(3):
-        suit = counts[9 * p : 9 * p + 9]
-        if any(suit):
-            good = _good(rests[p], groups, before)
-            base = 9 * p
-            out.update(base + r for r, mask in _suit_draws(suit, groups) if mask & good)
-    honours = counts[27:34]
-    if any(honours):
-        good = _good(rests[3], groups, before)
-        helped = {c for c, mask in _honour_draws(_honours(counts), groups) if mask & good}
-        if helped:
-            out.update(27 + i for i, c in enumerate(honours) if c in helped)
+    out = [k for p in range(4) if draws[p] for k, mask in draws[p] if mask & _good(rests[p], groups, before)]
     if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
-        out.update(k for k, c in enumerate(counts) if c in (1, 3))
+        out.extend(k for k, c in enumerate(counts) if c == 1 or c == 3)
     return frozenset(out)
 
 
@@ -218,20 +220,32 @@ def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
     """The kinds whose draw lowers the shanten of a 13 - 3m tile hand (regular form and 七对):
     the same set as ``mjstats.integrity.useful.useful_kinds(counts, melds, None)``."""
     groups = 4 - melds
-    parts = _parts(counts, groups)
-    return _useful_of(counts, melds, groups, parts, _rests(parts, groups))
+    draws = [_draws(counts, p, groups) for p in range(4)]
+    return _useful_of(counts, melds, groups, _parts(counts, groups), draws)
+
+
+_AFTER: dict[tuple[Counts, int], frozenset[int]] = {}
 
 
 def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, frozenset[int]]:
     """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
-    discarding it: the three untouched parts' masks are shared, only the merges change."""
+    discarding it: the three untouched parts' masks and draws are shared, only the merges
+    change. Hands left recur (a drawn tile discarded leaves the hand before the draw)."""
     groups = 4 - melds
     parts = _parts(counts, groups)
+    draws = [_draws(counts, p, groups) for p in range(4)]
     out = {}
     for t in kinds:
-        p = _part_of(t)
         after = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
-        changed = list(parts)
-        changed[p] = _changed_part(counts, t, -1, groups)
-        out[t] = _useful_of(after, melds, groups, changed, _rests(changed, groups))
+        key = (after, melds)
+        found = _AFTER.get(key)
+        if found is None:
+            p = _part_of(t)
+            changed, changed_draws = list(parts), list(draws)
+            changed[p] = _changed_part(counts, t, -1, groups)
+            changed_draws[p] = _draws(after, p, groups)
+            if len(_AFTER) >= _LIMIT:
+                _AFTER.clear()
+            found = _AFTER[key] = _useful_of(after, melds, groups, changed, changed_draws)
+        out[t] = found
     return out

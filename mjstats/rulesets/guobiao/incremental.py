@@ -22,7 +22,7 @@ from __future__ import annotations
 from functools import cache
 
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
-from mjstats.rules.hand import _honour_options, _suit_opts_of
+from mjstats.rules.hand import _honour_options, _suit_options
 
 __all__ = ["guobiao_discard_shanten", "guobiao_useful", "guobiao_useful_after_discards"]
 
@@ -69,8 +69,37 @@ def _suit_mask(suit: Counts, groups: int) -> int:
     if mask is None:
         if len(_SUITS) >= _LIMIT:
             _SUITS.clear()
-        mask = _SUITS[key] = _mask(_suit_opts_of(suit), groups)
+        mask = _SUITS[key] = _blocks_mask(suit, groups)
     return mask
+
+
+def _blocks_mask(suit: Counts, groups: int) -> int:
+    """A suit's mask as the merge of its blocks: runs of ranks split by two or more empty
+    ranks share no set or partial set (a run or a one-gap pair spans three ranks at most), and
+    blocks recur far more often than whole suits do."""
+    mask = 1  # (0, 0, 0): nothing
+    start = None
+    gap = 0
+    for r, n in enumerate(suit):
+        if n:
+            if start is None:
+                start = r
+            gap = 0
+            end = r
+        elif start is not None:
+            gap += 1
+            if gap == 2:
+                mask = _merge(mask, _block_mask(suit[start : end + 1], groups), groups)
+                start = None
+    if start is not None:
+        mask = _merge(mask, _block_mask(suit[start : end + 1], groups), groups)
+    return mask
+
+
+@cache
+def _block_mask(block: Counts, groups: int) -> int:
+    """``block``: counts from a held rank to a held rank, no two empty ranks in a row."""
+    return _mask(_suit_options(block, True), groups)
 
 
 @cache
@@ -171,30 +200,71 @@ def _rests(masks: list[int], groups: int) -> list[int]:
     return [_merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups)]
 
 
-def _part_of(kind: int) -> int:
-    return 3 if kind >= 27 else kind // 9
+_Draws = tuple[tuple[int, int], ...]
+_REMOVALS: dict[tuple[Counts, int, int], dict[int, tuple[int, Counts]]] = {}
 
 
-def _changed_part(counts: Counts, kind: int, delta: int, groups: int) -> int:
-    """The mask of ``kind``'s part with ``delta`` copies more of it."""
-    if kind >= 27:
-        honours = list(counts[27:34])
-        honours[kind - 27] += delta
-        return _honour_mask(tuple(sorted(c for c in honours if c)), groups)
-    low = kind - kind % 9
-    suit = list(counts[low : low + 9])
-    suit[kind - low] += delta
-    return _suit_mask(tuple(suit), groups)
+def _removals(part_counts: Counts, part: int, groups: int) -> dict[int, tuple[int, Counts]]:
+    """For each held kind of a part (its 9 or 7 counts), the part's mask and counts once one
+    copy is discarded: memoised on the part, as a seat's other parts stay put turn after turn."""
+    key = (part_counts, part, groups)
+    found = _REMOVALS.get(key)
+    if found is not None:
+        return found
+    out = {}
+    for i, n in enumerate(part_counts):
+        if n:
+            left = (*part_counts[:i], n - 1, *part_counts[i + 1 :])
+            if part == 3:
+                held = tuple(sorted(c for c in left if c))
+                out[27 + i] = (_honour_mask(held, groups), left)
+            else:
+                out[9 * part + i] = (_suit_mask(left, groups), left)
+    if len(_REMOVALS) >= _LIMIT:
+        _REMOVALS.clear()
+    _REMOVALS[key] = out
+    return out
+
+
+class _Hand:
+    """A 14 - 3m tile hand taken apart once for both questions asked of its discards."""
+
+    __slots__ = ("counts", "draws", "groups", "melds", "parts", "removals", "rests")
+
+    def __init__(self, counts: Counts, melds: int) -> None:
+        groups = 4 - melds
+        self.counts, self.melds, self.groups = counts, melds, groups
+        self.parts = _parts(counts, groups)
+        self.rests = _rests(self.parts, groups)
+        self.draws = [_draws(counts, p, groups) for p in range(4)]
+        self.removals = [
+            _removals(counts[0:9], 0, groups),
+            _removals(counts[9:18], 1, groups),
+            _removals(counts[18:27], 2, groups),
+            _removals(counts[27:34], 3, groups),
+        ]
+
+
+_LAST: list[_Hand] = []
+
+
+def _hand(counts: Counts, melds: int) -> _Hand:
+    if _LAST and _LAST[0].counts == counts and _LAST[0].melds == melds:
+        return _LAST[0]
+    hand = _Hand(counts, melds)
+    _LAST[:] = [hand]
+    return hand
 
 
 def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
     """The shanten left by discarding each of ``kinds`` from a 14 - 3m tile hand."""
-    groups = 4 - melds
-    rests = _rests(_parts(counts, groups), groups)
+    hand = _hand(counts, melds)
+    groups, rests, removals = hand.groups, hand.rests, hand.removals
     seven = _seven_pairs(counts) if melds == 0 else 99
     out = {}
     for t in kinds:
-        s = _least(_merge(rests[_part_of(t)], _changed_part(counts, t, -1, groups), groups), groups)
+        p = 3 if t >= 27 else t // 9
+        s = _least(_merge(rests[p], removals[p][t][0], groups), groups)
         if melds == 0:
             n = counts[t]  # 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
             s = min(s, seven + (1 if n in (2, 4) else 0))
@@ -231,21 +301,20 @@ def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) 
     """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
     discarding it: the three untouched parts' masks and draws are shared, only the merges
     change. Hands left recur (a drawn tile discarded leaves the hand before the draw)."""
-    groups = 4 - melds
-    parts = _parts(counts, groups)
-    draws = [_draws(counts, p, groups) for p in range(4)]
+    hand = _hand(counts, melds)
     out = {}
     for t in kinds:
         after = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
         key = (after, melds)
         found = _AFTER.get(key)
         if found is None:
-            p = _part_of(t)
-            changed, changed_draws = list(parts), list(draws)
-            changed[p] = _changed_part(counts, t, -1, groups)
-            changed_draws[p] = _draws(after, p, groups)
+            p = 3 if t >= 27 else t // 9
+            changed, changed_draws = list(hand.parts), list(hand.draws)
+            changed[p], left = hand.removals[p][t]
+            groups = hand.groups
+            changed_draws[p] = _honour_draws(left, groups) if p == 3 else _suit_draws(left, groups, 9 * p)
             if len(_AFTER) >= _LIMIT:
                 _AFTER.clear()
-            found = _AFTER[key] = _useful_of(after, melds, groups, changed, changed_draws)
+            found = _AFTER[key] = _useful_of(after, melds, hand.groups, changed, changed_draws)
         out[t] = found
     return out

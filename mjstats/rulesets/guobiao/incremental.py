@@ -249,8 +249,11 @@ _LAST: list[_Hand] = []
 
 
 def _hand(counts: Counts, melds: int) -> _Hand:
-    if _LAST and _LAST[0].counts == counts and _LAST[0].melds == melds:
-        return _LAST[0]
+    """The hand, taken apart once: the judge asks for its discards' shanten, then for the
+    useful kinds of the best ones (read once, so a caller in another thread cannot swap it)."""
+    last = _LAST[0] if _LAST else None
+    if last is not None and last.counts == counts and last.melds == melds:
+        return last
     hand = _Hand(counts, melds)
     _LAST[:] = [hand]
     return hand

@@ -8,7 +8,6 @@ half a page. Nothing depends on the clock: the same dataset gives the same bytes
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
@@ -20,6 +19,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from mjstats import __version__
+from mjstats.atomic import write_text_atomic
 from mjstats.integrity.replays import ReplayCache
 from mjstats.report import sections
 from mjstats.report.audit_section import (
@@ -119,20 +119,6 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 class _Builder:
     """One report build: slices periods out of the dataset, renders and writes pages."""
 
@@ -180,7 +166,7 @@ class _Builder:
     def write(self, name: str, text: str) -> Path:
         path = self.out / name
         check_page_target(path, force=self.force)
-        write_atomic(path, text)
+        write_text_atomic(path, text)
         self.written.append(path)
         return path
 

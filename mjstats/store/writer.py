@@ -7,7 +7,7 @@ import hashlib
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 from mjstats.errors import DatasetError, MjstatsError
 from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
+from mjstats.gc_pause import paused_collection
 from mjstats.records import Reject
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.fs import is_remote, local_path
@@ -308,7 +309,9 @@ def ingest_into(
     """Write the inputs' records into the folder of the next version, updating its manifest and
     ``summary``. ``seen`` holds the hashes of the (match_id, hand_no) keys already in the
     dataset: such a hand becomes a duplicate reject. Local and URL datasets both come here."""
-    with _no_cycle_collection():
+    # records hold no reference cycles; with hundreds of thousands of them buffered, every
+    # automatic collection would rescan them all: pausing it makes the ingest several times faster
+    with paused_collection():
         known = {s["sha256"] for s in manifest_data["sources"]}
         run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
@@ -416,22 +419,6 @@ def _without(tables: dict[str, pa.Table], keys: set[tuple[str, int]]) -> dict[st
         )
         out[name] = table.filter(pa.array([pair not in keys for pair in pairs], pa.bool_()))
     return out
-
-
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while buffering records.
-
-    Records hold no reference cycles, and with hundreds of thousands of live buffered objects
-    each automatic collection rescans them all: pausing it makes ingest several times faster.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _existing_keys(staging: Path) -> set[int]:

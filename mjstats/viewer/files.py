@@ -3,12 +3,11 @@ of ``mjstats audit --explain ID --html FILE`` (atomically, never over a user's f
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from mjstats import __version__
+from mjstats.atomic import write_text_atomic
 from mjstats.errors import MjstatsError
 from mjstats.records import Hand
 from mjstats.replay.replayer import ReplayResult
@@ -34,18 +33,6 @@ def hand_decisions(dataset: object, match_id: str, hand_no: int) -> dict[int, li
     wanted = (pads.field("match_id") == match_id) & (pads.field("hand_no") == hand_no)
     rows = ds.table(DECISIONS, filter=wanted)
     return decision_notes(rows.to_dict("records"))
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _is_mjstats_page(path: Path) -> bool:
@@ -79,5 +66,5 @@ def write_replay_page(
         entries.append((hand, table_views(hand, result, decisions=decisions), text))
     first = hands[0]
     title = f"Match {first.match_id}" + (f", hand {first.hand_no}" if len(hands) == 1 else "")
-    _write_atomic(path, replay_page(entries, title, __version__))
+    write_text_atomic(path, replay_page(entries, title, __version__))
     return path

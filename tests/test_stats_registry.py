@@ -9,6 +9,7 @@ import pytest
 
 from mjstats.stats import COMPUTE, METRICS, StatsError, get_metric, render_metrics_markdown
 from mjstats.stats.grouping import normalize_by
+from mjstats.stats.registry import FAMILIES
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "metrics.md"
 
@@ -26,7 +27,8 @@ def test_every_metric_is_computable_and_documented():
     for m in METRICS.values():
         assert m.name_zh and m.name_en and m.numerator and m.denominator and m.unit
         assert m.kind in ("rate", "mean", "lift", "test")
-        assert set(m.rulesets) <= {"guobiao", "fuzhou"}
+        assert set(m.rulesets) <= {"guobiao", "fuzhou", "sichuan"}
+        assert m.family in FAMILIES
         assert f"### `{m.id}`" in render_metrics_markdown()
 
 

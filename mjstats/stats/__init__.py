@@ -6,7 +6,7 @@ Every function takes a :class:`~mjstats.store.Dataset` or a dataset folder path,
 streak).
 """
 
-from mjstats.stats.api import COMPUTE, compute, compute_all, plain_frame, result_rows
+from mjstats.stats.api import COMPUTE, compute, compute_all, plain_frame, result_rows, sichuan_metrics
 from mjstats.stats.fans import fan_disagreement, fan_frequencies, fan_lift, fan_total_distribution
 from mjstats.stats.gold import gold_usage
 from mjstats.stats.grouping import GROUP_KEYS, SMALL_SAMPLE, StatsError
@@ -41,6 +41,7 @@ __all__ = [
     "plain_frame",
     "render_metrics_markdown",
     "result_rows",
+    "sichuan_metrics",
     "streak_trend",
     "tenpai_at_draw",
     "wilson",

@@ -11,16 +11,17 @@ import pandas as pd
 
 from mjstats.stats import fans, gold, outcomes, streaks
 from mjstats.stats.grouping import StatsError, normalize_by
-from mjstats.stats.registry import METRICS, get_metric
+from mjstats.stats.registry import METRICS, Metric, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
 
-__all__ = ["COMPUTE", "STATISTICS", "compute", "compute_all", "plain_frame", "result_rows"]
+__all__ = ["COMPUTE", "STATISTICS", "compute", "compute_all", "plain_frame", "register", "result_rows",
+           "sichuan_metrics"]
 
 COMPUTE = {**outcomes.COMPUTE, **fans.COMPUTE, **gold.COMPUTE, **streaks.COMPUTE}
 
 # group keys whose values a family always adds to its rows (besides the requested ones)
-_ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
-             "streak", "k")  # fmt: skip
+_ROW_KEYS = ["fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
+             "streak", "k"]  # fmt: skip
 
 
 def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = None) -> pd.DataFrame:
@@ -120,3 +121,22 @@ def result_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
                     row[name] = plain
         rows.append(row)
     return rows
+
+
+def register(metrics: Iterable[Metric], computes: dict[str, Callable[..., pd.DataFrame]],
+             row_keys: Iterable[str] = ()) -> None:
+    """Add a ruleset package's metrics to the registry and to :func:`compute`'s dispatch;
+    ``row_keys`` are the group keys its rows always carry (JSON ``by``)."""
+    for metric in metrics:
+        METRICS[metric.id] = metric
+        COMPUTE[metric.id] = computes[metric.id]
+    _ROW_KEYS.extend(k for k in row_keys if k not in _ROW_KEYS)
+
+
+def sichuan_metrics(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+    """Every Sichuan 血战到底 metric (registry family ``sichuan``) in one frame."""
+    return compute_all(ds, by, metrics=[m.id for m in METRICS.values() if m.family == "sichuan"])
+
+
+# Ruleset packages register their metrics on import (last: they use the modules above).
+import mjstats.rulesets.sichuan.metrics  # noqa: E402,F401

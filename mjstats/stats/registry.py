@@ -18,6 +18,7 @@ __all__ = ["FAMILIES", "METRICS", "Metric", "get_metric", "render_metrics_markdo
 
 BOTH = ("guobiao", "fuzhou")
 FUZHOU = ("fuzhou",)
+ALL = ("guobiao", "fuzhou", "sichuan")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,7 @@ class Metric:
     id: str
     name_zh: str
     name_en: str
-    family: str  # outcomes | fans | gold | streaks
+    family: str  # outcomes | fans | gold | streaks | sichuan
     kind: str  # rate (Wilson interval) | mean (normal interval) | lift | test
     level: str  # what one observation is: seat-hand | hand | win | fan pair | gold
     numerator: str
@@ -47,41 +48,53 @@ METRICS: dict[str, Metric] = {
     for m in (
         # --- outcomes ---------------------------------------------------------------------------
         _M("win_rate", "和牌率", "Win rate", "outcomes", "rate", "seat-hand",
-           "seat-hands the seat won", "seat-hands played", "share of hands", BOTH,
+           "seat-hands the seat won", "seat-hands played", "share of hands", ALL,
            ("A seat wins a hand if it has a win in it: a hand with several wins (duplicate MCR's "
-            "`H1H3`) counts for each winner; otherwise 截和 leaves the record's one winner.",)),
+            "`H1H3`, Sichuan 血战到底 with up to three winners, 一炮多响) counts for each winner; "
+            "otherwise 截和 leaves the record's one winner.",
+            "Sichuan: a seat wins at most once a hand (it is out after winning), so the rate is "
+            "the share of seat-hands that went out.")),
         _M("self_draw_share", "自摸率", "Self-draw share", "outcomes", "rate", "win",
-           "wins by self-draw", "wins", "share of wins", BOTH,
+           "wins by self-draw", "wins", "share of wins", ALL,
            ("Robbing a kong (抢杠和) is not a self-draw, even where Fuzhou scores it as one.",
             "抢金, 三金倒 and 天和 count as self-draws (the winner took no one's discard).")),
         _M("deal_in_rate", "点炮率", "Deal-in rate", "outcomes", "rate", "seat-hand",
            "seat-hands in which the seat's discard was won on", "seat-hands played",
-           "share of hands", BOTH,
+           "share of hands", ALL,
            ("Robbing a kong counts as a deal-in by the konger (the HU event's from_seat where the "
             "record names no loser).", "Self-draws have no deal-in.",
-            "A discard won on by several seats is one deal-in for the discarder.")),
+            "A discard won on by several seats is one deal-in for the discarder.",
+            "Sichuan: a seat can deal in several times a hand (play goes on after each win); the "
+            "rate counts the seat-hand once, the extra column `deal_ins` counts every win the "
+            "seat paid as discarder or robbed konger.")),
         _M("draw_rate", "荒庄率", "Exhaustive-draw rate", "outcomes", "rate", "hand",
-           "hands ended by exhaustive draw (荒庄)", "hands played", "share of hands", BOTH,
+           "hands ended by exhaustive draw (荒庄)", "hands played", "share of hands", ALL,
            ("Grouped by a seat key (player, seat, style, dealer, wind) it counts the seat-hands "
-            "of that group, so the groups' sums are four times the hands.",)),
+            "of that group, so the groups' sums are four times the hands.",
+            "Sichuan: only hands nobody won (outcome `draw`); a hand whose wall ran out after "
+            "one or two wins is a won hand (its end is in `sc_flower_pig_rate`, `sc_cha_jiao_rate`).")),
         _M("call_rate", "副露率", "Call rate", "outcomes", "rate", "seat-hand",
            "seat-hands with at least one chi, peng or exposed kong (gang on a discard)",
-           "seat-hands played", "share of hands", BOTH,
+           "seat-hands played", "share of hands", ALL,
            ("A concealed kong (暗杠) is NOT a call: nothing is taken from another player.",
             "An added kong (补杠) extends a peng that already counted.",
             "A claim that lost to a higher one (ignored) is not a call.")),
         _M("mean_fan", "平均番数", "Mean fan per win", "outcomes", "mean", "win",
-           "sum of recorded fan totals", "wins with a recorded fan total", "fan", BOTH,
+           "sum of recorded fan totals", "wins with a recorded fan total", "fan", ALL,
            ("Guobiao totals include flower fans as recorded; Fuzhou totals are 花番 + 金番 + "
             "连庄数 as the platform recorded them (patterns are points, not fan).",
-            "Wins with no recorded total are left out of both sums.")),
+            "Wins with no recorded total are left out of both sums.",
+            "Sichuan totals are the 0-based fan before the cap (平胡 = 0, reference sichuan.md "
+            "§3.6); `sc_multiplier_share` gives the capped multipliers.")),
         _M("mean_win_points", "平均和牌得分", "Mean points per win", "outcomes", "mean", "win",
-           "sum of the winner's net scores", "wins with recorded scores", "points", BOTH),
+           "sum of the winner's net scores", "wins with recorded scores", "points", ALL,
+           ("The winner's net of the whole hand. Sichuan: kong money and what the winner paid "
+            "before going out included; `sc_win_order_points` splits it by order of winning.",)),
         _M("net_points", "场均得失分", "Net points per hand", "outcomes", "mean", "seat-hand",
-           "sum of the seat's net scores", "seat-hands with recorded scores", "points", BOTH,
+           "sum of the seat's net scores", "seat-hands with recorded scores", "points", ALL,
            ("Draws with recorded (zero or penalty) scores count; hands with no scores do not.",)),
         _M("mean_win_turn", "平均和牌巡目", "Mean winning turn", "outcomes", "mean", "win",
-           "sum over wins of (discards the winner made before winning + 1)", "wins", "turns", BOTH,
+           "sum over wins of (discards the winner made before winning + 1)", "wins", "turns", ALL,
            ("The turn is the winner's own: its discards before the win, plus one. 天和, 抢金 and "
             "a first-draw win are turn 1.",)),
         _M("tenpai_at_draw", "荒庄听牌率", "Tenpai at exhaustive draw", "outcomes", "rate",
@@ -96,25 +109,25 @@ METRICS: dict[str, Metric] = {
         # --- fans -------------------------------------------------------------------------------
         _M("fan_frequency", "番种出现率", "Fan frequency", "fans", "rate", "win",
            "wins whose recorded fans include the fan", "wins of the ruleset", "share of wins",
-           BOTH, ("`mean_count` is the mean count of the fan over the wins that have it.",
+           ALL, ("`mean_count` is the mean count of the fan over the wins that have it.",
                   "Fuzhou items (花番, 金番, 连庄, patterns) are counted like fans.",
                   _PER_RULESET), ("fan",)),
         _M("fan_lift", "番种共现提升度", "Fan co-occurrence lift", "fans", "lift", "fan pair",
            "wins with both fans", "wins of the ruleset",
-           "P(A and B) / (P(A) P(B))", BOTH,
+           "P(A and B) / (P(A) P(B))", ALL,
            ("Only pairs seen together at least once are listed; the interval is the Wilson "
             "interval of P(A and B) divided by P(A) P(B).", "Computed per ruleset only (`by` does not "
             "apply).", _PER_RULESET), ("fan", "other")),
         _M("fan_total_share", "番数分布", "Fan-total distribution", "fans", "rate", "win",
            "wins with this recorded fan total", "wins with a recorded fan total",
-           "share of wins", BOTH, (_PER_RULESET,), ("fan_total",)),
+           "share of wins", ALL, (_PER_RULESET,), ("fan_total",)),
         _M("fan_mismatch_rate", "番数不符率", "Recorded vs computed fan total", "fans", "rate",
            "win", "audited wins whose recorded total differs from the computed one",
-           "audited wins with both totals", "share of wins", BOTH,
+           "audited wins with both totals", "share of wins", ALL,
            ("Needs the audit's `computed_wins` table; empty when the dataset has none.",)),
         _M("fan_disagreement", "番种记录与计算不符", "Fan recorded vs computed", "fans", "rate",
            "win", "audited wins where the fan's recorded and computed counts differ",
-           "audited wins where the fan is recorded or computed", "share of wins", BOTH,
+           "audited wins where the fan is recorded or computed", "share of wins", ALL,
            ("Needs the audit's `computed_fans` table; `recorded_only` and `computed_only` count "
             "the wins where just one side has the fan.", _PER_RULESET), ("fan",)),
         # --- gold (Fuzhou) ----------------------------------------------------------------------
@@ -178,7 +191,7 @@ METRICS: dict[str, Metric] = {
     )
 }  # fmt: skip
 
-FAMILIES = ("outcomes", "fans", "gold", "streaks")
+FAMILIES = ("outcomes", "fans", "gold", "streaks", "sichuan")
 
 
 def get_metric(metric_id: str) -> Metric:
@@ -217,6 +230,7 @@ def render_metrics_markdown() -> str:
         'stats.fan_frequencies("DS")               # also fan_lift, fan_total_distribution',
         'stats.gold_usage("DS")                    # every gold metric (Fuzhou hands)',
         'stats.dealer_streaks("DS")                # every streak metric, with the trend test',
+        'stats.sichuan_metrics("DS")               # every Sichuan metric (Sichuan hands)',
         'stats.compute_all("DS", by="seat")        # every metric that applies',
         "```",
         "",
@@ -237,7 +251,7 @@ def render_metrics_markdown() -> str:
         "",
     ]
     titles = {"outcomes": "Outcomes", "fans": "Fans", "gold": "Gold (Fuzhou)",
-              "streaks": "Dealer streaks"}  # fmt: skip
+              "streaks": "Dealer streaks", "sichuan": "Sichuan 血战到底"}  # fmt: skip
     for family in FAMILIES:
         lines += [f"## {titles[family]}", ""]
         for m in METRICS.values():

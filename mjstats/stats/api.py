@@ -65,7 +65,8 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
             continue
         keys += [k for k in frame.attrs.get("group_keys", []) if k not in keys]
         frames.append(frame)
-    out = pd.concat([f for f in frames if len(f)], ignore_index=True) if frames else pd.DataFrame()
+    filled = [f for f in frames if len(f)]
+    out = pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
     out.attrs["group_keys"] = keys
     return out
 

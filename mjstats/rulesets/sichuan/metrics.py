@@ -286,6 +286,8 @@ def flower_pig_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> p
     """Seat-hands that paid 查花猪 / seat-hands with an itemised ledger."""
     frame = _seat_frame(ds)
     frame = frame[frame["ledger"].to_numpy()]
+    if frame.empty:
+        return _empty("sc_flower_pig_rate", list(normalize_by(by)))
     return rate_rows(frame, "sc_flower_pig_rate", normalize_by(by), frame["flower_pig"].to_numpy(np.int64),
                      "hands")
 
@@ -295,6 +297,8 @@ def cha_jiao_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.
     paid as ready)."""
     frame = _seat_frame(ds)
     frame = frame[frame["ledger"].to_numpy()]
+    if frame.empty:
+        return _empty("sc_cha_jiao_rate", list(normalize_by(by)))
     return rate_rows(frame, "sc_cha_jiao_rate", normalize_by(by), frame["cha_jiao_paid"].to_numpy(np.int64),
                      "hands", ready_paid=frame["cha_jiao_received"].to_numpy(np.int64))
 
@@ -302,6 +306,9 @@ def cha_jiao_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.
 def kong_money(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
     """Mean net kong money (刮风下雨 with 呼叫转移 and 退税) per seat-hand with a ledger."""
     frame = _seat_frame(ds)
+    frame = frame[frame["ledger"].to_numpy()]
+    if frame.empty:
+        return _empty("sc_kong_money", list(normalize_by(by)))
     return mean_rows(frame, "sc_kong_money", normalize_by(by), frame["kong_net"].to_numpy(float),
                      frame["ledger"].to_numpy())
 
@@ -355,6 +362,8 @@ def cap_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataF
     """Wins whose fan reaches the profile's cap / wins under a capped profile (§4.7)."""
     wins = _wins(ds)
     wins = wins[wins["cap"].to_numpy() >= 0]
+    if wins.empty:
+        return _empty("sc_cap_rate", list(normalize_by(by)))
     at_cap = wins["win_fan"].to_numpy(float) >= wins["cap"].to_numpy(float)
     return rate_rows(wins, "sc_cap_rate", normalize_by(by), at_cap.astype(np.int64),
                      np.ones(len(wins), np.int64))

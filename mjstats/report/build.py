@@ -32,6 +32,7 @@ from mjstats.report.audit_section import (
 from mjstats.report.integrity_section import integrity_section
 from mjstats.report.overwrite import check_page_target, check_report_folder
 from mjstats.report.periods import ALL_TIME, UNDATED, Period, ReportError, parse_period, week_of
+from mjstats.report.sichuan_section import has_sichuan, sichuan_section
 from mjstats.report.slices import write_slice
 from mjstats.stats.grouping import SMALL_SAMPLE
 from mjstats.store import Dataset, open_dataset
@@ -208,6 +209,7 @@ class _Builder:
             sections.win_rates_section(view),
             sections.fans_section(view),
             sections.gold_section(view),
+            *([sichuan_section(view)] if has_sichuan(self.ds) else []),  # shown for Sichuan datasets
             sections.streaks_section(view),
             integrity_section(view),
             sections.provenance_section(view, self.ds, period.label),

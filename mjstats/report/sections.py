@@ -43,7 +43,7 @@ __all__ = [
     "win_rates_section",
 ]
 
-RULESET_NAMES = {"guobiao": "Guobiao 国标", "fuzhou": "Fuzhou 福州"}
+RULESET_NAMES = {"guobiao": "Guobiao 国标", "fuzhou": "Fuzhou 福州", "sichuan": "Sichuan 四川"}
 MAX_PLAYERS = 24  # players listed per ruleset (the most hands first)
 MAX_FANS = 20  # fans listed per ruleset
 HEATMAP_FANS = 12  # fans in the co-occurrence matrix

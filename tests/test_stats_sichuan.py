@@ -280,3 +280,24 @@ def test_a_later_win_without_a_loser_takes_its_own_hu_event(tmp_path):
     record["result"]["wins"][1].pop("self_drawn")
     by_seat = compute(_ingest(tmp_path, [record]), "deal_in_rate", by="seat")
     assert [_one(by_seat, seat=s)["deal_ins"] for s in range(4)] == [1, 0, 1, 0]
+
+
+def test_sichuan_hands_among_other_rulesets(tmp_path):
+    # Fuzhou and Sichuan hands in one dataset: the Sichuan counters land on the right seat rows
+    from tests.test_stats_fuzhou import all_hands
+
+    src = tmp_path / "sc.jsonl"
+    src.write_text("".join(json.dumps(h, ensure_ascii=False) + "\n" for h in hands()), encoding="utf-8")
+    fz = tmp_path / "fz.marker"
+    fz.write_text("hand-made Fuzhou hands\n", encoding="utf-8")
+    fuzhou = all_hands()
+    summary = ingest_sources([SourceInput(fz, "made", lambda _p: iter(fuzhou)),
+                              SourceInput(src, "canonical", lambda p: read_canonical(p, name=p.name))],
+                             tmp_path / "ds")
+    assert summary.hands == len(fuzhou) + 5 and summary.rejects == 0
+    ds = tmp_path / "ds"
+    share = compute(ds, "sc_win_order_share")
+    assert {r["win_order"]: _nd(r) for r in _rows(share)} == {0: (14, 20), 1: (4, 20), 2: (1, 20), 3: (1, 20)}
+    assert _nd(_one(compute(ds, "sc_cha_jiao_rate"))) == (4, 16)
+    wins = compute(ds, "win_rate", by="ruleset")
+    assert _nd(_one(wins, ruleset="sichuan")) == (6, 20)

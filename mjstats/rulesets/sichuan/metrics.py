@@ -224,15 +224,21 @@ def sichuan_seats(ds: DatasetLike) -> SichuanSeats:
 
 
 def _seat_frame(ds: DatasetLike) -> pd.DataFrame:
-    """The base seat rows of Sichuan hands with the Sichuan counters as columns."""
-    seats = base_tables(ds).seats
-    sc = sichuan_seats(ds)
-    frame = seats.assign(
-        void_choice=sc.void_choice, ledger=sc.ledger, flower_pig=sc.flower_pig,
-        cha_jiao_paid=sc.cha_jiao_paid, cha_jiao_received=sc.cha_jiao_received, kong_net=sc.kong_net,
-        win_order=sc.win_order, win_money=sc.win_money, win_fan=sc.win_fan, cap=sc.cap,
-    )  # fmt: skip
-    return frame[sc.sichuan].reset_index(drop=True)
+    """The base seat rows of Sichuan hands with the Sichuan counters as columns (cached)."""
+    dataset = as_dataset(ds)
+
+    def build() -> pd.DataFrame:
+        sc = sichuan_seats(dataset)
+        mine = sc.sichuan
+        frame = base_tables(dataset).seats[mine].reset_index(drop=True)
+        return frame.assign(
+            void_choice=sc.void_choice[mine], ledger=sc.ledger[mine], flower_pig=sc.flower_pig[mine],
+            cha_jiao_paid=sc.cha_jiao_paid[mine], cha_jiao_received=sc.cha_jiao_received[mine],
+            kong_net=sc.kong_net[mine], win_order=sc.win_order[mine], win_money=sc.win_money[mine],
+            win_fan=sc.win_fan[mine], cap=sc.cap[mine],
+        )  # fmt: skip
+
+    return cached_per_version("sichuan_frame", dataset, build)
 
 
 def _empty(metric: str, keys: list[str]) -> pd.DataFrame:

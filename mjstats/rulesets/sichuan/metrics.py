@@ -9,7 +9,9 @@ mean_rows). Definitions: the registry entries below (docs/metrics.md, family ``s
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +25,14 @@ from mjstats.stats.audited import HandLookup
 from mjstats.stats.grouping import mean_rows, normalize_by, rate_rows
 from mjstats.stats.parts import int_column, kind_codes, read_part
 from mjstats.stats.registry import Metric
-from mjstats.stats.tables import DatasetLike, as_dataset, base_tables, cached_per_version, key_strings
+from mjstats.stats.tables import (
+    SCAN_THREADS,
+    DatasetLike,
+    as_dataset,
+    base_tables,
+    cached_per_version,
+    key_strings,
+)
 from mjstats.store import Dataset
 
 __all__ = ["COMPUTE", "METRICS", "SichuanSeats", "sichuan_seats"]
@@ -151,6 +160,64 @@ def _ledger_counts(p: pa.Table, hand: np.ndarray, own_win: np.ndarray, n: int) -
     }
 
 
+_HAND_COLUMNS = ("match_id", "hand_no", "profile", "has_scores", "n_events")
+_EVENT_COLUMNS = ("kind", "seat", "tile", "tiles", "from_seat")
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One part's counters per local slot (hand position * 4 + seat), before placing."""
+
+    keys: pa.Array  # match_id + hand_no per hand, to find the hands' ids
+    profile: pa.DictionaryArray  # per hand
+    counters: dict[str, np.ndarray]
+
+
+def _scan_part(ds: Dataset, ruleset: str, period: str, part: str) -> _Part | None:
+    h = read_part(ds, "hands", ruleset, period, part, _HAND_COLUMNS)
+    n = h.num_rows
+    if n == 0:
+        return None
+    local = key_strings(h)
+    counters: dict[str, np.ndarray] = {}
+    n_events = int_column(h, "n_events", 0)
+    e = read_part(ds, "events", ruleset, period, part, _EVENT_COLUMNS)
+    if int(n_events.sum()) != e.num_rows:
+        raise DatasetError(f"{ds.root}: {part}: events do not line up with hands.n_events")
+    counters["void_choice"] = _void_choices(e, n_events, n)
+
+    w = read_part(ds, "wins", ruleset, period, part, _WIN_COLUMNS)
+    own_win = np.full(4 * n, -1, dtype=np.int64)
+    counters["win_order"] = np.zeros(4 * n, np.int8)
+    counters["win_fan"] = np.full(4 * n, np.nan)
+    if w.num_rows:
+        wh = pc.index_in(key_strings(w), value_set=local).to_numpy(zero_copy_only=False).astype(np.int64)
+        win_no = int_column(w, "win_no", 0)
+        winner = int_column(w, "winner", -1)
+        fan = pc.cast(w.column("fan_total"), pa.float64()).to_numpy(zero_copy_only=False)
+        order = np.lexsort((win_no, wh))
+        wh, win_no, winner, fan = wh[order], win_no[order], winner[order], fan[order]
+        rank = np.arange(len(wh)) - np.searchsorted(wh, wh)  # 0-based place among the hand's wins
+        ok = (winner >= 0) & (winner < 4)
+        slot = wh[ok] * 4 + winner[ok]
+        first = np.unique(slot, return_index=True)[1]  # a seat goes out once (reference §2.10)
+        slot, rank, win_no, fan = slot[first], rank[ok][first], win_no[ok][first], fan[ok][first]
+        counters["win_order"][slot] = np.minimum(rank + 1, 127)
+        counters["win_fan"][slot] = fan
+        own_win[slot] = win_no
+
+    p = read_part(ds, "payments", ruleset, period, part, _PAYMENT_COLUMNS)
+    itemised = pc.fill_null(h.column("has_scores"), False).to_numpy(zero_copy_only=False).astype(bool)
+    if p.num_rows:
+        ph = pc.index_in(key_strings(p), value_set=local).to_numpy(zero_copy_only=False).astype(np.int64)
+        unitemised = pc.is_null(p.column("reason")).to_numpy(zero_copy_only=False)
+        itemised[np.unique(ph[unitemised])] = False  # net scores only: no ledger to read
+        counters.update(_ledger_counts(p, ph, own_win, n))
+    counters["ledger"] = np.repeat(itemised, 4)
+    profile = pc.dictionary_encode(pc.fill_null(h.column("profile"), "").combine_chunks())
+    return _Part(local, profile, counters)
+
+
 def _scan(ds: Dataset) -> SichuanSeats:
     base = base_tables(ds)
     size = 4 * len(base.hands)
@@ -164,56 +231,24 @@ def _scan(ds: Dataset) -> SichuanSeats:
     }  # fmt: skip
     lookup = HandLookup(key_strings(base.keys))
     caps: dict[str, int] = {}
-    for ruleset, period, part in ds.parts():
-        if ruleset != "sichuan":
-            continue
-        h = read_part(ds, "hands", ruleset, period, part, ("match_id", "hand_no", "profile", "has_scores",
-                                                            "n_events"))
-        n = h.num_rows
-        if n == 0:
-            continue
-        hand_id = lookup.positions(key_strings(h))
-        if (hand_id < 0).any():
-            raise DatasetError(f"{ds.root}: {part}: Sichuan hands missing from the base tables")
-        at = (hand_id[:, None] * 4 + np.arange(4)).ravel()  # global seat rows of the local slots
-        out["sichuan"][at] = True
-        profiles = [str(p or "") for p in h.column("profile").to_pylist()]
-        out["cap"][at] = np.repeat([_cap_of(p, caps) for p in profiles], 4)
-
-        n_events = int_column(h, "n_events", 0)
-        e = read_part(ds, "events", ruleset, period, part, ("kind", "seat", "tile", "tiles", "from_seat"))
-        if int(n_events.sum()) != e.num_rows:
-            raise DatasetError(f"{ds.root}: {part}: events do not line up with hands.n_events")
-        out["void_choice"][at] = _void_choices(e, n_events, n)
-
-        local = key_strings(h)
-        w = read_part(ds, "wins", ruleset, period, part, _WIN_COLUMNS)
-        own_win = np.full(4 * n, -1, dtype=np.int64)
-        if w.num_rows:
-            wh = pc.index_in(key_strings(w), value_set=local).to_numpy(zero_copy_only=False)
-            win_no = int_column(w, "win_no", 0)
-            winner = int_column(w, "winner", -1)
-            fan = pc.cast(w.column("fan_total"), pa.float64()).to_numpy(zero_copy_only=False)
-            order = np.lexsort((win_no, wh))
-            wh, win_no, winner, fan = wh[order], win_no[order], winner[order], fan[order]
-            rank = np.arange(len(wh)) - np.searchsorted(wh, wh)  # 0-based place among the hand's wins
-            ok = (winner >= 0) & (winner < 4)
-            slot = wh[ok] * 4 + winner[ok]
-            first = np.unique(slot, return_index=True)[1]  # a seat goes out once (§2.10)
-            slot, rank, win_no, fan = slot[first], rank[ok][first], win_no[ok][first], fan[ok][first]
-            out["win_order"][at[slot]] = np.minimum(rank + 1, 127)
-            out["win_fan"][at[slot]] = fan
-            own_win[slot] = win_no
-
-        p = read_part(ds, "payments", ruleset, period, part, _PAYMENT_COLUMNS)
-        itemised = pc.fill_null(h.column("has_scores"), False).to_numpy(zero_copy_only=False).astype(bool)
-        if p.num_rows:
-            ph = pc.index_in(key_strings(p), value_set=local).to_numpy(zero_copy_only=False)
-            unitemised = pc.is_null(p.column("reason")).to_numpy(zero_copy_only=False)
-            itemised[np.unique(ph[unitemised])] = False  # net scores only: no ledger to read
-            for name, values in _ledger_counts(p, ph, own_win, n).items():
+    todo = [p for p in ds.parts() if p[0] == "sichuan"]
+    with ThreadPoolExecutor(max_workers=SCAN_THREADS) as pool:  # parquet decoding releases the GIL
+        pending: deque = deque()
+        while todo or pending:
+            while todo and len(pending) < 2 * SCAN_THREADS:  # a few parts in flight (flat memory)
+                pending.append(pool.submit(_scan_part, ds, *todo.pop(0)))
+            scanned = pending.popleft().result()
+            if scanned is None:
+                continue
+            hand_id = lookup.positions(scanned.keys)
+            if (hand_id < 0).any():
+                raise DatasetError(f"{ds.root}: Sichuan hands missing from the base tables")
+            at = (hand_id[:, None] * 4 + np.arange(4)).ravel()  # global seat rows of the local slots
+            out["sichuan"][at] = True
+            for name, values in scanned.counters.items():
                 out[name][at] = values
-        out["ledger"][at] = np.repeat(itemised, 4)
+            lut = np.array([_cap_of(str(v), caps) for v in scanned.profile.dictionary.to_pylist()], np.int16)
+            out["cap"][at] = np.repeat(lut[scanned.profile.indices.to_numpy(zero_copy_only=False)], 4)
     return SichuanSeats(**out)
 
 

@@ -426,12 +426,12 @@ METRICS: tuple[Metric, ...] = (
        "seat-hand", "seat-hands won", "Sichuan seat-hands with this void-suit choice", "share of hands",
        SICHUAN, ("`mean_points` is the mean net points of those seat-hands (scored ones).",),
        ("void_choice",)),
-    _M("sc_flower_pig_rate", "花猪率", "花猪 (flower pig) frequency", "sichuan", "rate", "seat-hand",
+    _M("sc_flower_pig_rate", "花猪率", "Flower-pig frequency", "sichuan", "rate", "seat-hand",
        "seat-hands that paid 查花猪 (held a void-suit tile when the wall ran out)", _PER_SEAT,
        "share of hands", SICHUAN,
        (_LEDGER, "Read from the ledger's `penalty` rows: when every active player is a 花猪 nobody "
         "is paid and none is counted.")),
-    _M("sc_cha_jiao_rate", "查叫率", "查大叫 (not ready at the wall's end)", "sichuan", "rate",
+    _M("sc_cha_jiao_rate", "查叫率", "Paid 查大叫 (not ready at the end)", "sichuan", "rate",
        "seat-hand", "seat-hands that paid 查大叫", _PER_SEAT, "share of hands", SICHUAN,
        (_LEDGER, "`ready_paid` counts the seat-hands paid as ready (有叫). A hand won three times "
         "or where nobody is ready has no 查大叫.")),

@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mjstats.cli import main
 from mjstats.formats.canonical import read_canonical
@@ -301,3 +304,73 @@ def test_sichuan_hands_among_other_rulesets(tmp_path):
     assert _nd(_one(compute(ds, "sc_cha_jiao_rate"))) == (4, 16)
     wins = compute(ds, "win_rate", by="ruleset")
     assert _nd(_one(wins, ruleset="sichuan")) == (6, 20)
+
+
+# --- properties of the per-part counters -----------------------------------------------------------
+
+_SUITS = st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9))  # 万 条 筒 held
+_FOUR = st.tuples(*[st.integers(0, 2)] * 4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(deals=st.lists(st.tuples(_SUITS, _SUITS, _SUITS, _SUITS), min_size=1, max_size=4),
+       voids=st.lists(_FOUR, min_size=4, max_size=4), gives=st.lists(_FOUR, min_size=4, max_size=4),
+       steps=st.lists(st.sampled_from([1, 2, 3]), min_size=4, max_size=4))
+def test_void_choice_matches_counting_by_hand(deals, voids, gives, steps):
+    """The vectorised choice equals a plain count: the deal, then (when every seat holds three
+    of the suit it gives) three tiles to the seat ``step`` after, three from the seat before."""
+    import pyarrow as pa
+
+    from mjstats.rulesets.sichuan.metrics import VOID_CHOICES, _void_choices
+
+    cols: dict[str, list] = {"kind": [], "seat": [], "tile": [], "tiles": [], "from_seat": []}
+
+    def add(kind, seat, tile=None, tiles=None, from_seat=None):
+        for name, value in zip(cols, (kind, seat, tile, tiles, from_seat), strict=True):
+            cols[name].append(value)
+
+    n_events, expected = [], []
+    for h, deal in enumerate(deals):
+        held = [list(c) for c in deal]
+        for s in range(4):
+            add("deal", s, tiles=[9 * suit + i for suit in range(3) for i in range(held[s][suit])])
+        swapped = all(held[s][gives[h][s]] >= 3 for s in range(4))
+        if swapped:
+            for s in range(4):
+                add("exchange", s, tiles=[9 * gives[h][s]] * 3, from_seat=(s - steps[h]) % 4)
+            before = [list(c) for c in held]
+            for s in range(4):
+                held[s][gives[h][s]] -= 3
+                held[s][gives[h][(s - steps[h]) % 4]] += 3
+            assert sum(map(sum, held)) == sum(map(sum, before))
+        for s in range(4):
+            add("void", s, tile=9 * voids[h][s])
+        n_events.append(8 + 4 * swapped)
+        for s in range(4):
+            mine, fewest, most = held[s][voids[h][s]], min(held[s]), max(held[s])
+            expected.append("fewest" if mine == fewest else "most" if mine == most else "middle")
+    events = pa.table({"kind": cols["kind"], "seat": pa.array(cols["seat"], pa.int8()),
+                       "tile": pa.array(cols["tile"], pa.int8()),
+                       "tiles": pa.array(cols["tiles"], pa.list_(pa.int8())),
+                       "from_seat": pa.array(cols["from_seat"], pa.int8())})
+    got = _void_choices(events, np.asarray(n_events), len(deals))
+    assert [VOID_CHOICES[c] for c in got] == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 3), min_size=0, max_size=3), min_size=1, max_size=6),
+       st.lists(st.integers(0, 3), min_size=0, max_size=3))
+def test_each_win_takes_the_hu_event_of_its_rank(hu_froms, win_counts):
+    from mjstats.stats.tables import _nth_hu_from
+
+    hu_hand = np.asarray([h for h, froms in enumerate(hu_froms) for _ in froms], dtype=np.int64)
+    hu_from = np.asarray([f for froms in hu_froms for f in froms], dtype=np.int64)
+    win_hand = np.asarray([h for h in range(len(hu_froms)) for _ in range(win_counts[h % len(win_counts)]
+                                                                          if win_counts else 0)], np.int64)
+    expected = []
+    rank: dict[int, int] = {}
+    for h in win_hand:
+        k = rank.get(int(h), 0)
+        rank[int(h)] = k + 1
+        expected.append(hu_froms[h][k] if k < len(hu_froms[h]) else -1)
+    assert _nth_hu_from(win_hand, hu_hand, hu_from).tolist() == expected

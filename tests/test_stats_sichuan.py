@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from mjstats.cli import main
 from mjstats.formats.canonical import read_canonical
+from mjstats.rulesets.sichuan.metrics import COMPUTE as COMPUTE_SICHUAN
 from mjstats.stats import compute, result_rows, sichuan_metrics
 from mjstats.stats.tables import clear_cache
 from mjstats.store import SourceInput, ingest_sources
@@ -374,3 +375,22 @@ def test_each_win_takes_the_hu_event_of_its_rank(hu_froms, win_counts):
         rank[int(h)] = k + 1
         expected.append(hu_froms[h][k] if k < len(hu_froms[h]) else -1)
     assert _nth_hu_from(win_hand, hu_hand, hu_from).tolist() == expected
+
+
+@pytest.mark.parametrize("metric", sorted(COMPUTE_SICHUAN))
+@pytest.mark.parametrize("key", [None, "seat", "style", "profile", "player"])
+def test_rates_are_bounded_and_groups_sum_up(sichuan_ds, metric, key):
+    from tests.test_stats_properties import _check_rows
+
+    frame = compute(sichuan_ds, metric, by=key)
+    assert len(frame) > 0
+    _check_rows(frame)
+    whole = compute(sichuan_ds, metric)
+    # grouping then summing gives back the ungrouped counts (per row key where there is one)
+    row_keys = [k for k in ("void_choice", "win_order", "multiplier") if k in whole.columns]
+    if row_keys:
+        summed = frame.groupby(row_keys)["numerator"].sum().astype(float)
+        assert summed.to_dict() == whole.set_index(row_keys)["numerator"].astype(float).to_dict()
+    else:
+        assert frame["numerator"].sum() == whole["numerator"].sum()
+        assert frame["denominator"].sum() == whole["denominator"].sum()

@@ -10,10 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mjstats.audit import audit_hands
 from mjstats.cli import main
-from mjstats.formats.canonical import read_canonical, write_canonical
+from mjstats.formats.canonical import hand_from_json, hand_to_json, read_canonical, write_canonical
 from mjstats.records import EventKind, Hand
 from mjstats.replay import replay_hand
 from mjstats.rulesets.sichuan.replay import sichuan_profile
@@ -111,3 +113,57 @@ def test_cli_simulate_writes_the_fault_list(tmp_path: Path) -> None:
 def test_two_thousand_hands_audit_clean() -> None:
     hands = list(simulate(SimConfig("sichuan", 2000, 1)))
     assert flagged(hands) == {}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=10**6), profile=st.sampled_from(["seed", "platform"]))
+def test_any_simulated_hand_round_trips_and_audits_clean(seed: int, profile: str) -> None:
+    """Property: whatever the seed, a simulated Sichuan hand reads back byte-identical from its
+    canonical line, its payments sum to zero and to its scores, and it audits clean."""
+    for hand in simulate(SimConfig("sichuan", 2, seed, profile)):
+        line = hand_to_json(hand)
+        again = hand_from_json(line, source="prop", line=1)
+        assert hand_to_json(dataclasses.replace(again, provenance=None)) == line
+        net = [0, 0, 0, 0]
+        for p in hand.result.payments:
+            net[p.seat] += p.score
+        assert sum(net) == 0 and tuple(net) == hand.result.scores
+        assert replay_hand(hand, sichuan_profile(profile)).findings == ()
+
+
+def test_cli_audit_with_a_user_sichuan_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Hands of a user profile replay only when the audit is told the profile."""
+    toml = tmp_path / "room.toml"
+    toml.write_text('base = "seed"\nname = "room"\n[deal]\nexchange_three = true\n', encoding="utf-8")
+    records, dataset = tmp_path / "room.jsonl", tmp_path / "ds"
+    assert main(["simulate", "--rules", "sichuan", "--profile", str(toml), "--hands", "8", "--seed", "2",
+                 "--out", str(records), "-q"]) == 0  # fmt: skip
+    assert main(["ingest", str(records), "--out", str(dataset), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["audit", str(dataset), "-j", "1"]) == 0
+    assert "not replayed (no replay profile for their ruleset yet): 8" in capsys.readouterr().out
+    assert main(["audit", str(dataset), "-j", "1", "--sichuan-profile", str(toml), "--fail-on-findings"]) == 0
+    assert "clean: 8; with findings: 0" in capsys.readouterr().out
+
+
+def test_settlement_after_the_third_win_is_flagged() -> None:
+    """Check 34: a hand that ended at its third win records no 查叫 (a 查大叫 pair added to one
+    is flagged)."""
+    from mjstats.records import Payment, PaymentReason, Result
+
+    hand = next(h for h in simulate(SimConfig("sichuan", 60, 11)) if len(h.result.wins) == 3)
+    r = hand.result
+    extra = (Payment(0, -1, PaymentReason.SETTLEMENT), Payment(1, 1, PaymentReason.SETTLEMENT))
+    broken = dataclasses.replace(hand, result=Result(r.outcome, wins=r.wins, payments=r.payments + extra))
+    assert "sichuan.end_after_third" in {f.check for f in replay_hand(broken).findings}
+
+
+def test_a_deal_or_draw_off_the_recorded_wall_is_flagged() -> None:
+    hand = next(iter(simulate(SimConfig("sichuan", 1, 8))))
+    wall = list(hand.wall or ())
+    j = next(j for j in range(60, 108) if wall[j] != wall[0])
+    wall[0], wall[j] = wall[j], wall[0]
+    result = replay_hand(dataclasses.replace(hand, wall=tuple(wall)))
+    assert "sichuan.wall" in {f.check for f in result.findings}
+    short = replay_hand(dataclasses.replace(hand, wall=tuple(hand.wall or ())[:-1]))
+    assert "sichuan.wall" in {f.check for f in short.findings}

@@ -57,6 +57,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="Fuzhou rule profile for every Fuzhou hand (seed, platform or a user TOML); "
         "default: each hand's own profile",
     )
+    p.add_argument(  # Sichuan (mjstats.rulesets.sichuan.replay)
+        "--sichuan-profile",
+        metavar="NAME|FILE.toml",
+        default=None,
+        help="Sichuan rule profile for every Sichuan hand (seed, platform or a user TOML); "
+        "default: each hand's own profile",
+    )
     add_wait_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     p.set_defaults(func=run)
@@ -71,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise MjstatsError("--jobs must be at least 1")
     from mjstats.audit import audit_dataset
 
-    overrides = _overrides(args.profile)
+    overrides = _overrides(args.profile, args.sichuan_profile)
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
         if args.scheduler is not None or isinstance(args.dataset, str):
@@ -95,13 +102,21 @@ def run(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_findings and summary.findings_total else 0
 
 
-def _overrides(profile: str | None) -> dict[str, object] | None:
-    """``--profile``: the Fuzhou replay profile of a rule profile name or TOML file."""
-    if profile is None:
+def _overrides(profile: str | None, sichuan: str | None = None) -> dict[str, object] | None:
+    """``--profile``: the Fuzhou replay profile of a rule profile name or TOML file;
+    ``--sichuan-profile`` the Sichuan one."""
+    if profile is None and sichuan is None:
         return None
-    from mjstats.replay import fuzhou_profile
+    out: dict[str, object] = {}
+    if profile is not None:
+        from mjstats.replay import fuzhou_profile
 
-    return {"fuzhou": fuzhou_profile(profile)}
+        out["fuzhou"] = fuzhou_profile(profile)
+    if sichuan is not None:
+        from mjstats.rulesets.sichuan.replay import sichuan_profile
+
+        out["sichuan"] = sichuan_profile(sichuan)
+    return out
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -113,7 +128,7 @@ def _explain(args: argparse.Namespace) -> int:
     if not hands:
         which = f"hand {args.hand} of match" if args.hand is not None else "match"
         raise MjstatsError(f"{args.dataset}: no {which} {args.explain}")
-    overrides = _overrides(args.profile) or {}
+    overrides = _overrides(args.profile, args.sichuan_profile) or {}
     results = [replay_hand(hand, overrides.get(hand.ruleset), explain=True) for hand in hands]
     print("\n\n".join(explain_hand(h, r) for h, r in zip(hands, results, strict=True)))
     return 1 if args.fail_on_findings and any(r.findings for r in results) else 0

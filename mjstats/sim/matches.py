@@ -120,6 +120,8 @@ class SimConfig:
         if self.rig is not None and not isinstance(self.rig, Rig):
             raise MjstatsError(f"rig must be a mjstats.sim.rig.Rig, got {self.rig!r}")
         rig = self.rig if self.rig is not None and self.rig.active else None
+        if rig is not None and self.ruleset == "sichuan":
+            raise MjstatsError("rigged play (--rig-draws, --collude) is not available for Sichuan")
         return SimConfig(self.ruleset, self.hands, self.seed, profile, tuple(players), rig)
 
     @property

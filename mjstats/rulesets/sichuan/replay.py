@@ -16,9 +16,8 @@ from typing import ClassVar
 import mjstats.rulesets.sichuan.checks  # noqa: F401  (adds the sichuan.* codes to the catalogue)
 from mjstats.errors import InvalidHand, MjstatsError
 from mjstats.records import Event, EventKind, Hand, WinKind
-from mjstats.replay.findings import Finding
+from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import (
-    ComputedFan,
     ComputedWin,
     Meld,
     ReplayProfile,
@@ -29,18 +28,17 @@ from mjstats.replay.profile import (
 )
 from mjstats.replay.replayer import HandReplay, ReplayResult, register_profile
 from mjstats.replay.state import TurnState
+from mjstats.rulesets.sichuan.dealer import next_dealer_of
 from mjstats.rulesets.sichuan.fan import WinContext as FanContext
 from mjstats.rulesets.sichuan.fan import score_win
-from mjstats.rulesets.sichuan.ledger import payment_rows, win_fans
+from mjstats.rulesets.sichuan.money_audit import MoneyAudit
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.settle import (
     HandEnd,
-    HandSettlement,
     Kong,
     PlayerHand,
     Turn,
     Winner,
-    settle_hand,
 )
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
 from mjstats.rulesets.sichuan.win import waits_from_counts
@@ -51,20 +49,19 @@ __all__ = ["SichuanReplay", "SichuanReplayProfile", "SichuanSequence", "next_dea
 
 DEALER_TILES, OTHER_TILES = 14, 13  # reference §1.3
 WALL_TILES = 108 - 53  # reference §1.2: 55 drawable tiles, no dead wall
+_FULL_SET = tuple(t for t in range(27) for _ in range(4))  # reference §1.1
 _DIRECTIONS = {"next": 1, "opposite": 2, "prev": 3}  # (receiver - giver) % 4
-_DETAIL_CHECK = {
-    "KONG_DIRECT": "sichuan.kong_payment",
-    "KONG_ADDED": "sichuan.kong_payment",
-    "KONG_CONCEALED": "sichuan.kong_payment",
-    "CALL_TRANSFER": "sichuan.call_transfer",
-    "CALL_TRANSFER_EXTRA": "sichuan.call_transfer",
-    "CALL_TRANSFER_REFUND": "sichuan.call_transfer",
-    "TAX_REFUND": "sichuan.tax_refund",
-    "CHA_JIAO": "sichuan.cha_jiao",
-    "FLOWER_PIG": "sichuan.flower_pig",
-    "WIN": "sichuan.win_payment",
-    "SELF_DRAW_BASE": "sichuan.win_payment",
-}
+
+
+def _near(counts: list[int], tile: int) -> bool:
+    """Whether ``tile`` touches the hand: held already (a pair, a pong, 七对) or within two ranks
+    of a held tile of its suit (a sequence). A tile that touches nothing completes no hand, so
+    the waits need not be worked out for it."""
+    if counts[tile]:
+        return True
+    r = tile % 9
+    lo, hi = tile - min(r, 2), tile + min(8 - r, 2)
+    return any(counts[lo : hi + 1])
 
 
 def _t(tile: int | None) -> str:
@@ -103,7 +100,7 @@ class _Seat:
         return tuple(SUITED[k] for k, n in enumerate(self.counts) for _ in range(n))
 
 
-class SichuanReplay(HandReplay):
+class SichuanReplay(MoneyAudit, HandReplay):
     """The replay of one Sichuan hand under one rule profile (``profile.rules``)."""
 
     def __init__(self, hand: Hand, profile: ReplayProfile, explain: bool) -> None:
@@ -127,6 +124,10 @@ class SichuanReplay(HandReplay):
         self.clean_round = True  # no pong or kong yet (地胡)
         self.left = WALL_TILES if hand.wall is None else len(hand.wall) - 53
         self.wall_pos = 53  # recorded wall: next tile from the head
+        if hand.wall is not None and sorted(hand.wall) != list(_FULL_SET):
+            self.report(
+                "sichuan.wall", "the recorded wall is not the 108 tiles, 4 of each kind", 108, len(hand.wall)
+            )
         self.wall_tail = len(hand.wall) if hand.wall is not None else 0
         self.last_drawer: int | None = None
         self.last_four = False
@@ -209,7 +210,7 @@ class SichuanReplay(HandReplay):
     def could_win(self, seat: int, tile: int) -> bool:
         """``seat`` could legally declare hu on another's ``tile`` (void and lock respected)."""
         p = self.p[seat]
-        if p.won or tile // 9 == p.void or tile not in self.waits(seat):
+        if p.won or tile // 9 == p.void or not _near(p.counts, tile) or tile not in self.waits(seat):
             return False
         return not self.locked_out(seat, tile)
 
@@ -286,6 +287,14 @@ class SichuanReplay(HandReplay):
                         "sichuan.hand_end", "event after the end of the hand", "nothing", ev.kind.value
                     )
                     self.stop("the hand had already ended")
+                if ev.tile is not None and ev.tile >= 27 and ev.kind is not EventKind.VOID:
+                    self.report(
+                        "sichuan.tiles",
+                        f"{ev.kind.value} of {_t(ev.tile)}: Sichuan has suited tiles only",
+                        "W/T/B",
+                        _t(ev.tile),
+                    )
+                    self.stop("a tile outside the Sichuan set")
                 if ev.kind is EventKind.CHI:
                     self.report("sichuan.no_chow", f"seat {ev.seat} chows", "pong, kong or pass", "chi")
                     self.stop("a chow has no Sichuan meaning")
@@ -356,7 +365,9 @@ class SichuanReplay(HandReplay):
         wall = f"wall left {self.left}" + (" (last four)" if self.last_four else "")
         won = " ".join(str(s) for s in self.winners)
         text = f"{ev.kind.value} s{ev.seat} {_t(ev.tile)}" + (f" [won: {won}]" if won else "")
-        return TurnState(ev.seq, text, self.mode, self.actor, concealed, melds, rivers, wall)
+        before_play = ev.kind in (EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID)
+        actor = ev.seat if before_play else self.actor
+        return TurnState(ev.seq, text, self.mode, actor, concealed, melds, rivers, wall)
 
     # --- before play ---------------------------------------------------------------------------
     def on_deal(self, ev: Event) -> None:
@@ -372,8 +383,18 @@ class SichuanReplay(HandReplay):
         want = DEALER_TILES if seat == self.hand.dealer else OTHER_TILES
         if len(ev.tiles) != want:
             self.report("sichuan.deal", f"seat {seat} is dealt {len(ev.tiles)} tiles", want, len(ev.tiles))
-        if self.hand.wall is not None:
-            self.wall_pos = 53
+        wall = self.hand.wall
+        if wall is not None:
+            # docs/format.md §5.1: the deal takes the wall's first 53 tiles, seat 0 first
+            start = sum(DEALER_TILES if s == self.hand.dealer else OTHER_TILES for s in range(seat))
+            part = wall[start : start + len(ev.tiles)]
+            if sorted(part) != sorted(ev.tiles):
+                self.report(
+                    "sichuan.wall",
+                    f"seat {seat}'s deal is not the wall's tiles {start}..",
+                    "the wall's",
+                    "other tiles",
+                )
         for tile in ev.tiles:
             self.enter(seat, tile)
 
@@ -1009,170 +1030,6 @@ class SichuanReplay(HandReplay):
         self.stage = "ended"
 
     # --- the money -----------------------------------------------------------------------------
-    def settle(self) -> None:
-        """Settle the replayed events and compare each win and payment with the record."""
-        try:
-            settled = settle_hand(self.events, dealer=self.hand.dealer, profile=self.rules)
-        except MjstatsError as exc:
-            self.stop(f"the events cannot be settled: {exc}")
-            return
-        self.check_wins(settled)
-        self.check_payments(settled)
-
-    def check_wins(self, settled: HandSettlement) -> None:
-        recorded = self.hand.result.wins
-        computed: list[tuple[int, WinEvent]] = []
-        for ev in self.events:
-            if isinstance(ev, WinEvent):
-                d = ev.discarder or 0
-                for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
-                    computed.append((w.seat, ev))
-        rows = payment_rows(settled, self.events)
-        for n, ((seat, score), (_, ev)) in enumerate(zip(settled.wins, computed, strict=True)):
-            self.seq = self.win_seqs[n] if n < len(self.win_seqs) else None
-            winner = next(w for w in ev.winners if w.seat == seat)
-            melds = tuple(Meld(k, int(t), o) for k, t, o in winner.melds)
-            ctx = WinContext(
-                seat,
-                ev.discarder,
-                tuple(int(t) for t in winner.hand),
-                melds,
-                int(ev.tile),
-                ev.discarder is None,
-                False,
-                ev.kong_win or ev.robbed_kong,
-                ev.last_tile,
-                self.hand.seat_wind(seat),
-                self.hand.prevalent_wind,
-            )
-            nets = [0, 0, 0, 0]
-            for s, v, _, win_no, _ in rows:
-                if win_no == n:
-                    nets[s] += v
-            fans = tuple(ComputedFan(f.name, f.count, f.points or 0) for f in win_fans(score))
-            self.more_wins.append((n, ctx, ComputedWin(fans, score.fan, True, tuple(nets))))
-            if n >= len(recorded):
-                self.report("sichuan.win_record", f"seat {seat}'s win is not recorded", n + 1, len(recorded))
-                continue
-            rec = recorded[n]
-            if (rec.winner, rec.loser, rec.self_drawn) != (seat, ev.discarder, ev.discarder is None) or (
-                rec.win_tile is not None and rec.win_tile != int(ev.tile)
-            ):
-                self.report(
-                    "sichuan.win_record",
-                    f"recorded win {n} differs from the events",
-                    f"seat {seat} from {ev.discarder} on {_t(int(ev.tile))}",
-                    f"seat {rec.winner} from {rec.loser} on {_t(rec.win_tile)}",
-                )
-                continue
-            want = (score.pattern, score.fan, win_fans(score))
-            got = (rec.pattern, rec.fan_total, rec.fans)
-            if (
-                (rec.pattern is not None and rec.pattern != want[0])
-                or (rec.fan_total is not None and rec.fan_total != want[1])
-                or (rec.fans and rec.fans != want[2])
-            ):
-                self.report(
-                    "sichuan.win_fan",
-                    f"seat {seat}'s recorded fan differs from the best reading",
-                    _fan_text(*want),
-                    _fan_text(*got),
-                )
-        self.seq = None
-        if len(recorded) > len(settled.wins):
-            self.report(
-                "sichuan.win_record",
-                "more wins recorded than the events hold",
-                len(settled.wins),
-                len(recorded),
-            )
-
-    def check_payments(self, settled: HandSettlement) -> None:
-        result = self.hand.result
-        rows = payment_rows(settled, self.events)
-        recorded = [(p.seat, p.score, p.reason, p.win_no) for p in result.payments]
-        if result.scores is not None and sum(result.scores) != 0:
-            self.report("sichuan.zero_sum", "the recorded scores do not sum to zero", 0, sum(result.scores))
-        if settled.ended == "third_win" and any(
-            p.reason.value in ("settlement", "penalty") for p in result.payments
-        ):
-            self.report(
-                "sichuan.end_after_third", "end-of-hand settlement after the third win", "none", "settlement"
-            )
-        if not recorded:
-            if result.scores is not None and tuple(result.scores) != settled.totals:
-                self.report(
-                    "sichuan.zero_sum",
-                    "the recorded scores differ from the settlement",
-                    " ".join(map(str, settled.totals)),
-                    " ".join(map(str, result.scores)),
-                )
-            return
-        mine = [(s, v, r, n) for s, v, r, n, _ in rows]
-        if mine == recorded:
-            return
-        # name the first item that differs by the settlement item it belongs to
-        for i in range(max(len(mine), len(recorded))):
-            want = mine[i] if i < len(mine) else None
-            got = recorded[i] if i < len(recorded) else None
-            if want != got:
-                detail = rows[i][4] if i < len(rows) else "WIN"
-                if got is not None and want is None:
-                    detail = _detail_of(got)
-                self.report(
-                    _DETAIL_CHECK[detail],
-                    f"payment {i} differs from the settlement ({detail})",
-                    _row_text(want),
-                    _row_text(got),
-                )
-                break
-        if tuple(result.scores or ()) != settled.totals:
-            self.report(
-                "sichuan.zero_sum",
-                "the recorded scores differ from the settlement",
-                " ".join(map(str, settled.totals)),
-                " ".join(map(str, result.scores or ())),
-            )
-
-
-def _detail_of(row: tuple[int, int, object, int | None]) -> str:
-    reason = str(row[2])
-    return {"win": "WIN", "kong": "KONG_DIRECT", "settlement": "CHA_JIAO", "penalty": "FLOWER_PIG"}.get(
-        reason, "WIN"
-    )
-
-
-def _row_text(row: tuple[int, int, object, int | None] | None) -> str:
-    if row is None:
-        return "none"
-    seat, score, reason, win_no = row
-    return f"seat {seat} {score:+d} {reason}" + ("" if win_no is None else f" win {win_no}")
-
-
-def _fan_text(pattern: object, fan: object, fans: object) -> str:
-    items = "+".join(f"{f.name}*{f.count}:{f.points}" for f in fans) if fans else "-"  # type: ignore[attr-defined]
-    return f"{pattern} F={fan} {items}"
-
-
-def next_dealer_of(hand: Hand, rules: Profile) -> int:
-    """The dealer of the hand after ``hand`` from its events (reference §1.5): the first win
-    decides (one winner deals; several on one tile: the discarder); no win: per profile."""
-    events = hand.events
-    for i, ev in enumerate(events):
-        if ev.kind is EventKind.HU and ev.seat is not None:
-            if ev.from_seat is None:
-                return ev.seat
-            group = [ev]
-            for nxt in events[i + 1 :]:
-                if nxt.kind is not EventKind.HU or nxt.from_seat != ev.from_seat:
-                    break
-                group.append(nxt)
-            if len(group) == 1:
-                return ev.seat
-            if rules.dealer.next_after_multi_win == "discarder":
-                return ev.from_seat
-            return min((g.seat for g in group if g.seat is not None), key=lambda s: (s - ev.from_seat) % 4)
-    return hand.dealer if rules.dealer.next_after_no_win == "stay" else (hand.dealer + 1) % 4
 
 
 class SichuanSequence(SequenceCheck):
@@ -1191,8 +1048,6 @@ class SichuanSequence(SequenceCheck):
             and hand.hand_no == prev[1] + 1
             and hand.dealer != prev[2]
         ):
-            from mjstats.replay.findings import Severity
-
             out.append(
                 Finding(
                     hand.match_id,

@@ -208,29 +208,39 @@ def waits_from_counts(
             f"a waiting Sichuan hand holds {WIN_SIZE - 1 - 3 * len(norm)} concealed tiles with "
             f"{len(norm)} meld(s), got {size}"
         )
-    suits = suits_held(held)
-    if void_suit is not None and void_suit in suits:
-        return frozenset()  # a void-suit tile must go before any win
-    if len(suits) == 3:
-        return frozenset()
+    present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
+    if void_suit is not None and present[void_suit]:
+        return _NO_WAITS  # a void-suit tile must go before any win
+    if all(present):
+        return _NO_WAITS
+    two_suits = sum(present) == 2
     # A regular wait lies in the one suit that gains the tile; the other suits must split as
     # they are (each suit's splits and completions are memoised).
-    keys = [tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27])]
-    sizes = [sum(k) for k in keys]
-    out: set[int] = set()
-    for s in range(3):
-        if s == void_suit or (void_suit is None and s not in suits and len(suits) == 2):
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    sizes = (sum(keys[0]) % 3, sum(keys[1]) % 3, sum(keys[2]) % 3)
+    out: list[int] = []
+    for s in (0, 1, 2):
+        if s == void_suit or (void_suit is None and two_suits and not present[s]):
             continue
-        grown = [(sizes[j] + (j == s)) % 3 for j in range(3)]
-        if sorted(grown) != [0, 0, 2]:
+        grown = list(sizes)
+        grown[s] = (grown[s] + 1) % 3
+        if grown.count(0) != 2 or grown.count(2) != 1:  # one suit holds the pair, the others 3k
             continue
-        if all(suit_features(keys[j], grown[j] == 2) for j in range(3) if j != s):
-            out.update(9 * s + r for r in suit_completions(keys[s], grown[s] == 2))
+        if all(suit_features(keys[j], grown[j] == 2) for j in (0, 1, 2) if j != s):
+            base = 9 * s
+            out.extend(base + r for r in suit_completions(keys[s], grown[s] == 2))
     # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
     # a single, a quad being two pairs): the single pairs up.
-    if not norm and list(counts).count(1) + list(counts).count(3) == 1:
-        out.update(k for k in range(27) if counts[k] % 2)
-    return frozenset(SUITED[k] for k in out if held[k] < 4)
+    if not norm:
+        odd = [k for k in range(27) if counts[k] & 1]
+        if len(odd) == 1:
+            out.append(odd[0])
+    if not out:
+        return _NO_WAITS
+    return frozenset([SUITED[k] for k in out if held[k] < 4])
+
+
+_NO_WAITS: frozenset[Tile] = frozenset()
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

@@ -52,8 +52,6 @@ FIGURES_BOTH = (
     "integrity-pairs-guobiao",
     "integrity-draws-fuzhou",
     "integrity-pairs-fuzhou",
-    "integrity-draws-sichuan",
-    "integrity-pairs-sichuan",
 )
 
 

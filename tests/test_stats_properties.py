@@ -77,14 +77,11 @@ def _check_rows(frame: pd.DataFrame) -> None:
 
 
 # the random hands are Guobiao and Fuzhou: Sichuan-only metrics are checked the same way on
-# Sichuan hands in tests/test_stats_sichuan.py; the decisions family needs the decisions table
-# (`mjstats decisions`), which the random dataset does not have
+# Sichuan hands in tests/test_stats_sichuan.py
 RANDOM_RULESETS = {"guobiao", "fuzhou"}
-RANDOM_METRICS = sorted(m for m, d in METRICS.items()
-                        if RANDOM_RULESETS & set(d.rulesets) and d.family != "decisions")
 
 
-@pytest.mark.parametrize("metric", RANDOM_METRICS)
+@pytest.mark.parametrize("metric", sorted(m for m, d in METRICS.items() if RANDOM_RULESETS & set(d.rulesets)))
 def test_every_metric_runs_and_rates_are_bounded(random_ds, metric):
     frame = compute(random_ds, metric)
     # 300 random hands of both rulesets, with audit tables: every metric has rows to check

@@ -8,7 +8,7 @@ survives the correction. Results are appended as JSON lines to --out, one line p
 interrupted measurement keeps what it measured; `summary` turns them into the figures of
 docs/integrity.md (and the plot with --plot).
 
-    python bench/integrity_power.py fair --rules guobiao --runs 10 --hands 5000 --out R.jsonl
+    python bench/integrity_power.py fair --rules guobiao --runs 10 --hands 5000 --out R.jsonl [--keep DIR]
     python bench/integrity_power.py draws --rules guobiao --sizes 250,500,1000 --runs 10 --out R.jsonl
     python bench/integrity_power.py collude --rules fuzhou --sizes 100,200,400 --runs 10 --out R.jsonl
     python bench/integrity_power.py summary R.jsonl [--plot docs/integrity_power.png]
@@ -25,7 +25,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from mjstats.formats.canonical import read_canonical, write_canonical
 from mjstats.integrity import run_integrity
+from mjstats.records import Hand
 from mjstats.sim import SimConfig, simulate
 from mjstats.sim.rig import Rig
 
@@ -34,14 +36,27 @@ RIG_SEAT, RIG_P = 2, 0.05
 PAIR = (0, 2)
 
 
-def _run(kind: str, ruleset: str, hands: int, run: int) -> dict:
+def _hands(ruleset: str, hands: int, seed: int, rig: Rig | None, keep: Path | None) -> list:
+    """The run's simulated hands; with ``keep`` (fair runs) read from, or written to,
+    KEEP/RULESET-HANDS-SEED.jsonl.gz, so a measurement can be repeated without simulating."""
+    config = SimConfig(ruleset, hands, seed=seed, rig=rig)
+    if keep is None or rig is not None:
+        return list(simulate(config))
+    path = keep / f"{ruleset}-{hands}-{seed}.jsonl.gz"
+    if not path.exists():
+        keep.mkdir(parents=True, exist_ok=True)
+        write_canonical(simulate(config), path)
+    return [h for h in read_canonical(path) if isinstance(h, Hand)]
+
+
+def _run(kind: str, ruleset: str, hands: int, run: int, keep: Path | None = None) -> dict:
     rig = None
     if kind == "draws":
         rig = Rig(RIG_SEAT, RIG_P)
     elif kind == "collude":
         rig = Rig(collude=PAIR)
     start = time.process_time()
-    played = list(simulate(SimConfig(ruleset, hands, seed=BASE_SEED + run, rig=rig)))
+    played = _hands(ruleset, hands, BASE_SEED + run, rig, keep)
     report = run_integrity(played, by="seat")
     findings = report.findings
     if kind == "draws":
@@ -66,10 +81,12 @@ def _run(kind: str, ruleset: str, hands: int, run: int) -> dict:
     }
 
 
-def measure(kind: str, ruleset: str, sizes: list[int], runs: int, out: Path) -> None:
+def measure(
+    kind: str, ruleset: str, sizes: list[int], runs: int, out: Path, keep: Path | None = None, first: int = 0
+) -> None:
     for hands in sizes:
-        for run in range(runs):
-            row = _run(kind, ruleset, hands, run)
+        for run in range(first, first + runs):
+            row = _run(kind, ruleset, hands, run, keep)
             with open(out, "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
             print(json.dumps(row), flush=True)
@@ -144,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=5000, help="fair: hands a run")
     parser.add_argument("--sizes", default="250,500,1000,2000", help="rigged: hands a run, comma-separated")
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--first", type=int, default=0, help="number of the first run (its seed: 1000 + it)")
     parser.add_argument("--out", type=Path, help="JSON lines to append to")
     parser.add_argument("--plot", type=Path, help="summary: write the power figure here")
+    parser.add_argument("--keep", type=Path, help="fair: keep (or reuse) each run's hands in this folder")
     args = parser.parse_args(argv)
     if args.kind == "summary":
         if args.results is None:
@@ -155,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         parser.error("--out is needed")
     sizes = [args.hands] if args.kind == "fair" else [int(x) for x in args.sizes.split(",")]
-    measure(args.kind, args.rules, sizes, args.runs, args.out)
+    measure(args.kind, args.rules, sizes, args.runs, args.out, args.keep, args.first)
     return 0
 
 

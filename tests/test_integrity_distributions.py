@@ -90,3 +90,15 @@ def test_benjamini_hochberg_by_hand() -> None:
     q = bh_q_values([0.04, 0.01, 0.5, None, 0.03])
     assert q[3] is None
     assert q == pytest.approx([0.05333333, 0.04, 0.5, None, 0.05333333])
+
+
+def test_student_t_tail_matches_known_values() -> None:
+    from mjstats.integrity.distributions import normal_sf, t_sf
+
+    assert abs(t_sf(2.093024, 19) - 0.025) < 1e-6  # the two-sided 5% point of t with 19 df
+    assert abs(t_sf(1.729133, 19) - 0.05) < 1e-6
+    assert abs(t_sf(1.0, 1) - 0.25) < 1e-12  # Cauchy
+    for t in (0.3, 1.5, 4.0):  # closed form with 2 df
+        assert abs(t_sf(t, 2) - (0.5 - t / (2 * math.sqrt(t * t + 2)))) < 1e-12
+        assert abs(t_sf(-t, 2) + t_sf(t, 2) - 1.0) < 1e-12
+    assert abs(t_sf(3.0, 1e7) - normal_sf(3.0)) < 1e-7  # t tends to the normal

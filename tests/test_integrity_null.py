@@ -21,9 +21,10 @@ from mjstats.integrity.deal import DealFairness
 from mjstats.integrity.distributions import ks_uniform
 from mjstats.integrity.draws import DrawFairness
 from mjstats.integrity.outcomes import Outcomes
+from mjstats.integrity.streaks import Streaks
 from mjstats.records import Hand, Outcome, Result
 from mjstats.tiles import Tile
-from tests.integrity_data import SEED_FLOWERS, dealt_hand
+from tests.integrity_data import SEED_FLOWERS, dealt_hand, result_hand
 
 ROOT = Path(__file__).resolve().parent.parent
 ALPHA = 0.01
@@ -138,15 +139,78 @@ def test_draw_test_is_uniform_on_fair_play(fair_hands: dict[str, list[Hand]]) ->
     _assert_uniform("draw.improving", values, 280)
 
 
-def test_collusion_and_outcome_tests_are_uniform_on_fair_play(
+def _random_results(rng: random.Random, start: int, count: int) -> list[Hand]:
+    """Hands with fair results only: a random winner (or an exhaustive draw), on a random
+    discarder or self-drawn; matches of 16 hands (tests.integrity_data.result_hand)."""
+    hands = []
+    for i in range(start, start + count):
+        if rng.random() < 0.2:
+            hands.append(result_hand(i, None, None))
+            continue
+        winner = rng.randrange(4)
+        loser = None if rng.random() < 0.3 else rng.choice([s for s in range(4) if s != winner])
+        hands.append(result_hand(i, winner, loser))
+    return hands
+
+
+RESULT_TESTS = {"collusion.deal_in", "outcome.win", "outcome.deal_in", "outcome.score"}
+
+
+def _result_p_values(runs: int, hands: int, families) -> dict[str, list[float]]:
+    rng = random.Random(11)
+    found: dict[str, list[float]] = defaultdict(list)
+    for run in range(runs):
+        made = [family() for family in families]
+        for hand in _random_results(rng, run * hands, hands):
+            for family in made:
+                family.add(hand)
+        for name, values in _p_values(made).items():
+            found[name].extend(values)
+    return found
+
+
+def test_result_tests_are_uniform_on_fair_results() -> None:
+    # 30 runs of 400 hands (25 matches): 12 pairs / 4 seats a run
+    found = _result_p_values(30, 400, (lambda: Collusion("seat"), lambda: Outcomes("seat")))
+    assert {n.split()[1] for n in found} == RESULT_TESTS
+    for name, values in found.items():
+        _assert_uniform(name, values, 120)
+
+
+@pytest.mark.slow
+def test_result_tests_are_uniform_on_1000_p_values() -> None:
+    found = _result_p_values(250, 400, (lambda: Collusion("seat"), lambda: Outcomes("seat")))
+    for name, values in found.items():
+        _assert_uniform(name, values, 1000)
+
+
+def test_streak_test_is_uniform_on_fair_results() -> None:
+    # runs of 40 matches of 16 hands: 4 seats a run
+    found = _result_p_values(60, 640, (lambda: Streaks("seat"),))
+    _assert_uniform("outcome.streak", found["guobiao outcome.streak"], 240)
+
+
+@pytest.mark.slow
+def test_streak_test_is_uniform_on_1000_p_values() -> None:
+    found = _result_p_values(250, 640, (lambda: Streaks("seat"),))
+    _assert_uniform("outcome.streak", found["guobiao outcome.streak"], 1000)
+
+
+def test_pair_and_outcome_tests_are_uniform_on_fair_play(
     fair_hands: dict[str, list[Hand]],
 ) -> None:
-    values: list[float] = []
-    for hands in fair_hands.values():
-        for start in range(0, len(hands), 250):
-            families = (Collusion("seat"), Outcomes("seat"))
-            for hand in hands[start : start + 250]:
+    """On real (simulated) play, where claims, pungs and waits come from the replay: every
+    collusion, outcome and streak test of the bundled hands in runs of 400 (Fuzhou: 500)."""
+    found: dict[str, list[float]] = defaultdict(list)
+    for ruleset, size in (("guobiao", 400), ("fuzhou", 500)):
+        hands = fair_hands[ruleset]
+        for start in range(0, len(hands), size):
+            families = (Collusion("seat"), Outcomes("seat"), Streaks("seat"))
+            for hand in hands[start : start + size]:
                 for family in families:
                     family.add(hand)
-            values.extend(p for ps in _p_values(families).values() for p in ps)
-    _assert_uniform("collusion + outcome", values, 500)
+            for name, values in _p_values(families).items():
+                found[name.split()[1]].extend(values)
+    assert {"collusion.deal_in", "collusion.feeding", "collusion.danger", "outcome.win"} <= set(found)
+    for name, values in found.items():
+        _assert_uniform(name, values, 16)

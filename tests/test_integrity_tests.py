@@ -7,8 +7,11 @@ import random
 import pytest
 
 from mjstats.integrity import run_integrity
+from mjstats.integrity.danger import unique_targets
+from mjstats.integrity.replays import ReplayCache
 from mjstats.integrity.tracker import draws_of
 from mjstats.integrity.useful import useful_kinds
+from mjstats.integrity.useful import waits as integrity_waits
 from mjstats.records import Event, EventKind, Hand
 from mjstats.rulesets.guobiao.waits import waits
 from mjstats.sim import SimConfig, simulate
@@ -165,3 +168,64 @@ def test_a_record_that_contradicts_itself_is_left_out_with_a_note() -> None:
     broken = Hand(**{**_fields(hand), "events": events})
     report = run_integrity([broken])
     assert any("left out 1 hand" in note for note in report.notes)
+
+
+def test_waits_are_empty_unless_the_hand_is_ready() -> None:
+    ready = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3")
+    assert integrity_waits(tuple(tile_counts(ready)), 0, None) == frozenset(int(t) for t in waits(ready))
+    one_away = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 B9")
+    assert integrity_waits(tuple(tile_counts(one_away)), 0, None) == frozenset()
+
+
+@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou"])
+def test_a_winning_discard_is_a_target_of_its_winner(ruleset: str) -> None:
+    # every discard that was won on completes the winner's waiting hand; unless another
+    # opponent waits on it too (or the win uses a form the waits leave out), it is a target
+    hands = list(simulate(SimConfig(ruleset, 120, seed=6)))
+    won, found = 0, 0
+    for hand in hands:
+        targets = unique_targets(hand)
+        assert all(source != target for source, target, _ in targets)
+        r = hand.result
+        if r.is_win and len(r.wins) == 1 and r.loser is not None and r.loser != r.winner:
+            won += 1
+            found += any(s == r.loser and t == r.winner for s, t, _ in targets)
+    assert won >= 10
+    assert found >= 0.8 * won, (found, won)
+
+
+def test_a_colluding_pair_throws_each_other_their_winning_tiles() -> None:
+    fair = list(simulate(SimConfig("fuzhou", 400, seed=5)))
+    rigged = list(simulate(SimConfig("fuzhou", 400, seed=5, rig=Rig(collude=(0, 2)))))
+    row = _row(run_integrity(rigged), "collusion.danger", **{"from": 0, "to": 2})
+    assert row["significant"] and row["hands"] and row["effect_low"] > 1
+    assert not [r for r in run_integrity(fair).findings if r["test"] == "collusion.danger"]
+
+
+def test_a_seat_that_wins_after_its_wins_is_found() -> None:
+    rng = random.Random(12)
+    hands, last = [], None
+    for i in range(4000):
+        if i % 16 == 0:
+            last = None
+        # seat 1 keeps winning after its win: a streak no fair deal gives
+        winner = 1 if last == 1 and rng.random() < 0.5 else rng.randrange(4)
+        loser = rng.choice([s for s in range(4) if s != winner])
+        hands.append(result_hand(i, winner, loser))
+        last = winner
+    report = run_integrity(hands)
+    row = _row(report, "outcome.streak", seat=1)
+    assert row["significant"] and row["effect_low"] > 0
+    # the others are compared with a table that holds seat 1: below it, never above
+    assert all(_row(report, "outcome.streak", seat=s)["effect"] < 0 for s in (0, 2, 3))
+
+
+def test_a_replay_cache_gives_the_same_rows_and_replays_each_hand_once() -> None:
+    hands = list(simulate(SimConfig("guobiao", 32, seed=8)))
+    cache = ReplayCache()
+    first = run_integrity(hands, replays=cache).rows
+    assert len(cache.replays) == len(hands)
+    again = run_integrity(hands[:16], replays=cache).rows
+    assert len(cache.replays) == len(hands)
+    assert first == run_integrity(hands).rows
+    assert again == run_integrity(hands[:16]).rows

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mjstats.decision.stage import decisions
 from mjstats.stats import METRICS, clear_cache, compute
 from mjstats.stats.grouping import HAND_KEYS, SEAT_KEYS
 from mjstats.store import SourceInput, ingest_sources, open_dataset, write_derived
@@ -63,6 +64,7 @@ def _audit(ds_path: Path) -> None:
 def random_ds(tmp_path_factory) -> Path:
     ds = _dataset(20261130, 300, tmp_path_factory.mktemp("rand"))
     _audit(ds)
+    decisions(ds, jobs=1)  # the decision metrics read its table
     return ds
 
 

@@ -118,6 +118,22 @@ def test_voids_come_from_the_hand(hand: Hand) -> None:
     assert "缺" in sichuan._repr_html_()
 
 
+def test_voids_come_from_the_void_events() -> None:
+    """A Sichuan record declares each seat's void suit with a ``void`` event (docs/format.md):
+    the viewer marks the suit of each seat's event, whatever the meta says."""
+    from mjstats.formats.canonical import read_canonical
+
+    hand = next(h for h in read_canonical(Path("data/sim/sichuan.jsonl.gz")) if isinstance(h, Hand))
+    declared = [None] * 4
+    for event in hand.events:
+        if event.kind.value == "void":
+            declared[event.seat] = int(event.tile) // 9
+    assert None not in declared
+    assert voids_of(hand) == tuple(declared)
+    views = table_views(hand)
+    assert all(view.seats[s].void == declared[s] for view in views for s in range(4))
+
+
 def test_dataset_hand(dataset: Path) -> None:
     ds = mjstats.open_dataset(dataset)
     hand = ds.hand(HAND_ID)

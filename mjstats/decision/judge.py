@@ -102,6 +102,7 @@ class _Judge:
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
         self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
+        self.waits_memo: dict[int, tuple[tuple[int, ...], tuple[object, ...], frozenset[int]]] = {}
         handlers = replay.handlers
         self._wrap(handlers, EventKind.DISCARD, self.on_discard)
         for kind in _CLAIMS:
@@ -163,13 +164,18 @@ class _Judge:
     def waits_of_others(self, seat: int) -> dict[int, frozenset[int]] | None:
         """The waits of the other seats, ready or not (None: a seat's hand is not playable)."""
         out = {}
-        view, replay = self.view, self.replay
+        view, replay, memo = self.view, self.replay, self.waits_memo
         for o in range(4):
             if o == seat:
                 continue
             if not self.playing(o):
                 return None
-            out[o] = view.waits(replay, self.counts(o), tuple(self.state.seats[o].melds))
+            counts, melds = self.counts(o), tuple(self.state.seats[o].melds)
+            known = memo.get(o)
+            if known is None or known[0] != counts or known[1] != melds:
+                # a seat's hand changes once a turn; the three others are asked at each discard
+                known = memo[o] = (counts, melds, view.waits(replay, counts, melds))
+            out[o] = known[2]
         return out
 
     # --- the listeners -------------------------------------------------------------------------
@@ -205,11 +211,15 @@ class _Judge:
         shanten = view.discard_shanten(replay, counts, groups, allowed)
         best = min(shanten.values())
         unseen = self.unseen(seat)
-        useful: dict[int, int] = {}
-        for t in allowed:
-            if shanten[t] == best:
-                kinds = view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
-                useful[t] = sum(unseen[k] for k in kinds)
+        candidates = [t for t in allowed if shanten[t] == best]
+        if view.useful_after is not None:
+            kinds_after = view.useful_after(replay, counts, groups, candidates)
+        else:
+            kinds_after = {
+                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
+                for t in candidates
+            }
+        useful = {t: sum(unseen[k] for k in kinds_after[t]) for t in candidates}
         most = max(useful.values())
         row.before, row.after = best, shanten[tile]
         row.best = most

@@ -43,6 +43,9 @@ class RulesetView:
     face_up: Callable[[HandReplay], tuple[int, ...]]  # kinds lying face up outside every hand
     # whether discards can be judged now (a ruleset with a wild: once the wild is known)
     ready: Callable[[HandReplay], bool] = lambda replay: True
+    # (replay, hand of waiting size + 1, melds, kinds): for each discard of ``kinds``, the useful
+    # kinds of the hand it leaves (``useful`` on each; a ruleset may share the work between them)
+    useful_after: Callable[[HandReplay, Counts, int, list[int]], dict[int, frozenset[int]]] | None = None
 
 
 @cache

@@ -17,7 +17,9 @@ from mjstats.integrity.deal import DealFairness
 from mjstats.integrity.draws import DrawFairness
 from mjstats.integrity.multiple import FDR, bh_q_values
 from mjstats.integrity.outcomes import Outcomes
+from mjstats.integrity.replays import ReplayCache, replay_hand
 from mjstats.integrity.rows import Row, subject_key
+from mjstats.integrity.streaks import Streaks
 from mjstats.integrity.subjects import check_by
 from mjstats.records import Hand
 from mjstats.rulesets import get
@@ -138,19 +140,32 @@ def run_integrity(
     ruleset: str | None = None,
     fdr: float = FDR,
     progress: Callable[[int], None] | None = None,
+    replays: ReplayCache | None = None,
 ) -> IntegrityReport:
     """Every integrity test on the hands of ``source`` (a dataset path, an open Dataset, or an
-    iterable of Hand records), grouped ``by`` seat or player; p-values corrected together."""
+    iterable of Hand records), grouped ``by`` seat or player; p-values corrected together.
+    ``replays`` shares hand replays between runs over overlapping hands (report periods)."""
     check_by(by)
-    families = (DealFairness(by), DrawFairness(by), Collusion(by), Outcomes(by))
+    deal, draw, collusion, outcomes, streaks = (
+        DealFairness(by),
+        DrawFairness(by),
+        Collusion(by),
+        Outcomes(by),
+        Streaks(by),
+    )
+    families = (deal, draw, collusion, outcomes, streaks)
     n = 0
     shapeless: dict[str, int] = {}  # ruleset -> hands left out: no shape part to judge draws by
     for hand in _hands_of(source, ruleset):
         if get(hand.ruleset).shape is None:
             shapeless[hand.ruleset] = shapeless.get(hand.ruleset, 0) + 1
             continue
-        for family in families:
-            family.add(hand)
+        replay = replays.get(hand) if replays is not None else replay_hand(hand)
+        deal.add(hand)
+        draw.add(hand, replay.draws)
+        collusion.add(hand, replay.targets)
+        outcomes.add(hand)
+        streaks.add(hand)
         n += 1
         if progress is not None and n % 500 == 0:
             progress(n)

@@ -4,40 +4,78 @@
   the three others won. Under no collusion the winner is w with chance proportional to w's own
   rate of winning on discards, counted on the other discarders (so a colluding pair does not
   raise its own expectation), times a factor for w's place after the discarder (turn order and
-  claim priority favour some places), fitted on the events the loser took no part in. Observed
-  count against the sum of those chances: z with a Poisson-binomial variance
-  (exact mid-p for small counts), one-sided (more than expected).
+  claim priority favour some places), fitted on the events the loser took no part in.
 - ``collusion.feeding`` (ordered pair discarder -> claimer): pungs and exposed kongs one player
   makes on another's discards, with the same model (chows are left out: only the next seat may
   chow, so they say nothing about choice).
-Each row lists the hands behind its count (``hands``: "match_id#hand_no", at most 20).
+- ``collusion.danger`` (ordered pair discarder -> opponent): discards that are a winning tile of
+  exactly one opponent, safe against the other two (mjstats.integrity.danger), claimed or not;
+  same model.
+
+The observed count of a pair is compared with the sum of its chances, one-sided (more than
+expected). The rates and place factors are fitted from the same run, and the hands of one match
+share their players: both make O - E vary more than the chances alone say (on fair simulated
+play, up to twice as much for neighbouring seats). So the variance of O - E is the larger of the
+Poisson-binomial one and a delete-a-group jackknife over matches (the whole model refitted
+without each group), and the z-score is referred to Student's t with groups - 1 degrees of
+freedom. Each row lists the hands behind its count (``hands``: "match_id#hand_no", at most 20).
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from statistics import NormalDist
 
-from mjstats.integrity.rows import Row, z_row
+from mjstats.integrity.danger import unique_targets
+from mjstats.integrity.distributions import poisson_binomial_mid_p, t_sf
+from mjstats.integrity.rows import EXACT_BELOW, Row, z_row
 from mjstats.integrity.subjects import who
 from mjstats.records import EventKind, Hand
 
 __all__ = ["Collusion"]
 
-NULL = "winner/claimer chosen in proportion to its own rate on the other discarders x a place factor"
+NULL = (
+    "winner/claimer chosen in proportion to its own rate on the other discarders x a place factor; "
+    "variance: Poisson-binomial or jackknife over matches, whichever is larger; Student t"
+)
 MAX_HANDS = 20
 PLACE_ROUNDS = 8  # fitting rounds of the place factors (they settle to 1e-4 in about five)
 PER_SOURCE_LIMIT = 12  # up to this many subjects the place factors are fitted per source
+GROUPS = 20  # matches are dealt round-robin into this many jackknife groups
+MIN_GROUPS = 8  # with fewer matches than this, the Poisson-binomial variance and a normal null
 _TAKES = (EventKind.PENG, EventKind.GANG)
-_Event = tuple[object, tuple[tuple[object, int], ...], object, str]
+_STANDARD = NormalDist()
+# (source subject, (subject, place after the source) x 3, actor, hand id, match)
+_Event = tuple[object, tuple[tuple[object, int], ...], object, str, str]
+_Pair = tuple[object, object]
+
+
+@dataclass(slots=True)
+class _PairCount:
+    """One ordered pair's observed count, its chances and the hands behind it."""
+
+    observed: int = 0
+    expected: float = 0.0
+    variance: float = 0.0
+    chances: list[float] = field(default_factory=list)
+    hands: list[str] = field(default_factory=list)
 
 
 class _PairModel:
     """Events 'actor takes from source' with the three possible actors of each event."""
 
     def __init__(self) -> None:
-        # per ruleset: (source subject, (subject, place after the source) x 3, actor, hand id)
         self.events: dict[str, list[_Event]] = defaultdict(list)
-        self.exposure: dict[tuple[str, object], int] = defaultdict(int)  # hands played
+        # per ruleset, per match (in order of first appearance): hands played per subject
+        self.exposure: dict[str, dict[str, dict[object, int]]] = defaultdict(dict)
+
+    def add_hand(self, ruleset: str, match: str, subjects: list[object]) -> None:
+        played = self.exposure[ruleset].setdefault(match, defaultdict(int))
+        for s in subjects:
+            played[s] += 1
 
     def add(self, ruleset: str, event: _Event) -> None:
         self.events[ruleset].append(event)
@@ -45,25 +83,103 @@ class _PairModel:
     def rows(self, test: str, by: str, null: str) -> list[Row]:
         out = []
         for ruleset, events in sorted(self.events.items()):
-            exposure = {s: max(self.exposure[(ruleset, s)], 1) for s in _subjects(events)}
-            out.extend(_pair_rows(test, ruleset, by, null, events, exposure))
+            out.extend(self._ruleset_rows(test, ruleset, by, null, events))
+        return out
+
+    def _ruleset_rows(self, test: str, ruleset: str, by: str, null: str, events: list[_Event]) -> list[Row]:
+        matches = list(self.exposure[ruleset])
+        groups = min(GROUPS, len(matches))
+        group_of = {m: i % groups for i, m in enumerate(matches)} if groups else {}
+        counts = _pair_counts(events, _exposure(self.exposure[ruleset], None, group_of))
+        spread: dict[_Pair, float] = {}
+        if groups >= MIN_GROUPS:
+            spread = _jackknife(events, self.exposure[ruleset], group_of, groups)
+        out = []
+        for pair, c in sorted(counts.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+            df = groups - 1 if pair in spread else None
+            row = _row(test, ruleset, by, null, pair, c, max(c.variance, spread.get(pair, 0.0)), df)
+            out.append(row)
         return out
 
 
-def _pair_rows(
-    test: str, ruleset: str, by: str, null: str, events: list[_Event], exposure: dict[object, int]
-) -> list[Row]:
-    """One row per ordered pair (source, candidate) of a ruleset's events."""
+def _exposure(
+    played: dict[str, dict[object, int]], left_out: int | None, group_of: dict[str, int]
+) -> dict[object, int]:
+    """Hands played per subject, without the matches of group ``left_out``."""
+    total: dict[object, int] = defaultdict(int)
+    for match, per in played.items():
+        if left_out is None or group_of[match] != left_out:
+            for s, n in per.items():
+                total[s] += n
+    return total
+
+
+def _jackknife(
+    events: list[_Event], played: dict[str, dict[object, int]], group_of: dict[str, int], groups: int
+) -> dict[_Pair, float]:
+    """Delete-a-group jackknife variance of every pair's O - E, the whole model refitted without
+    each group of matches: it sees the fitted rates' and place factors' own noise and the
+    matches' shared players, which the Poisson-binomial variance leaves out."""
+    residuals: dict[_Pair, list[float]] = defaultdict(lambda: [0.0] * groups)
+    for g in range(groups):
+        kept = [e for e in events if group_of[e[4]] != g]
+        for pair, c in _pair_counts(kept, _exposure(played, g, group_of), detail=False).items():
+            residuals[pair][g] = c.observed - c.expected
+    out = {}
+    for pair, values in residuals.items():
+        mean = sum(values) / groups
+        out[pair] = (groups - 1) / groups * sum((v - mean) ** 2 for v in values)
+    return out
+
+
+def _row(
+    test: str, ruleset: str, by: str, null: str, pair: _Pair, c: _PairCount, variance: float, df: int | None
+) -> Row:
+    """The pair's row: z on the widened variance, one-sided, against Student's t (df) or the
+    normal; a small count's exact mid-p deviate is shrunk by the same widening."""
+    row = z_row(
+        test,
+        ruleset,
+        by,
+        {"from": pair[0], "to": pair[1]},
+        observed=c.observed,
+        expected=c.expected,
+        variance=variance,
+        n=len(c.chances),
+        null=null if df is not None else f"{null} (too few matches for the jackknife: normal)",
+        alternative="greater",
+        min_variance=3.0,
+    )
+    row["hands"] = c.hands
+    if row["p_value"] is None:
+        return row
+    z = row["statistic"]
+    if c.variance < EXACT_BELOW:
+        # reference: the exact Poisson-binomial mid-p of a small, skewed count, as a deviate
+        mid_p = poisson_binomial_mid_p(c.chances, c.observed, "greater")
+        z = _STANDARD.inv_cdf(min(max(1.0 - mid_p, 1e-300), 1.0 - 1e-16)) * math.sqrt(c.variance / variance)
+        row["null"] += " (exact mid-p deviate)"
+    row["p_value"] = t_sf(z, df) if df is not None else 1.0 - _STANDARD.cdf(z)
+    if df is not None:
+        row["df"] = df
+    return row
+
+
+def _pair_counts(
+    events: list[_Event], exposure: dict[object, int], *, detail: bool = True
+) -> dict[_Pair, _PairCount]:
+    """Every ordered pair's observed count and expectation (with chances and hands when
+    ``detail``) under the fitted model."""
     took: dict[object, int] = defaultdict(int)
-    took_from: dict[tuple[object, object], int] = defaultdict(int)
-    for source, _, actor, _ in events:
+    took_from: dict[_Pair, int] = defaultdict(int)
+    for source, _, actor, _, _ in events:
         took[actor] += 1
         took_from[(actor, source)] += 1
 
     # A candidate's rate leaves out what it took from this source, so a pair cannot raise its
     # own expectation through its rate.
     def rate(s: object, source: object) -> float:
-        return (took[s] - took_from[(s, source)] + 0.5) / exposure[s]
+        return (took[s] - took_from[(s, source)] + 0.5) / max(exposure.get(s, 0), 1)
 
     subjects = _subjects(events)
     if len(subjects) <= PER_SOURCE_LIMIT:
@@ -72,47 +188,30 @@ def _pair_rows(
         shared = _place_factors(events, rate, None)
         places = dict.fromkeys(subjects, shared)
 
-    def weight(s: object, d: int, source: object) -> float:
-        return rate(s, source) * places[source][d]
-
-    stats: dict[tuple[object, object], list] = {}
-    for source, others, actor, hand_id in events:
-        weights = [(s, weight(s, d, source)) for s, d in others]
+    stats: dict[_Pair, _PairCount] = {}
+    for source, others, actor, hand_id, _ in events:
+        factor = places[source]
+        weights = [(s, rate(s, source) * factor[d]) for s, d in others]
         total = sum(w for _, w in weights)
         for s, w in weights:
-            acc = stats.setdefault((source, s), [0, 0.0, 0.0, 0, [], []])
+            acc = stats.get((source, s))
+            if acc is None:
+                acc = stats[(source, s)] = _PairCount()
             p = w / total
-            acc[0] += s == actor
-            acc[1] += p
-            acc[2] += p * (1 - p)
-            acc[3] += 1
-            if s == actor and len(acc[4]) < MAX_HANDS:
-                acc[4].append(hand_id)
-            acc[5].append(p)
-    out = []
-    for (source, actor), (obs, exp, var, n, hands, chances) in sorted(
-        stats.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))
-    ):
-        row = z_row(
-            test,
-            ruleset,
-            by,
-            {"from": source, "to": actor},
-            observed=obs,
-            expected=exp,
-            variance=var,
-            n=n,
-            null=null,
-            alternative="greater",
-            min_variance=3.0,
-            chances=chances,
-        )
-        row["hands"] = hands
-        out.append(row)
-    return out
+            acc.expected += p
+            if s == actor:
+                acc.observed += 1
+                if detail and len(acc.hands) < MAX_HANDS:
+                    acc.hands.append(hand_id)
+            if detail:
+                acc.variance += p * (1 - p)
+                acc.chances.append(p)
+    return stats
 
 
-def _place_factors(events: list[_Event], rate, tested: object) -> dict[int, float]:
+def _place_factors(
+    events: list[_Event], rate: Callable[[object, object], float], tested: object
+) -> dict[int, float]:
     """A factor per place after the source (1 = next seat, 2 = opposite, 3 = the seat before),
     fitted so that each place takes as many events as observed: turn order and claim priority
     favour some places on every table.
@@ -124,7 +223,7 @@ def _place_factors(events: list[_Event], rate, tested: object) -> dict[int, floa
     factor = {1: 1.0, 2: 1.0, 3: 1.0}
     observed = {1: 0.5, 2: 0.5, 3: 0.5}
     kept = []
-    for source, others, actor, _ in events:
+    for source, others, actor, _, _ in events:
         if tested is not None and tested in (source, actor):
             continue
         candidates = tuple((s, d) for s, d in others if s != tested)
@@ -141,9 +240,9 @@ def _place_factors(events: list[_Event], rate, tested: object) -> dict[int, floa
     return factor
 
 
-def _subjects(events: list) -> set[object]:
+def _subjects(events: list[_Event]) -> set[object]:
     found = set()
-    for source, others, actor, _ in events:
+    for source, others, actor, _, _ in events:
         found.add(source)
         found.add(actor)
         found.update(s for s, _ in others)
@@ -157,13 +256,15 @@ class Collusion:
         self.by = by
         self.deal_in = _PairModel()
         self.feeding = _PairModel()
+        self.danger = _PairModel()
 
-    def add(self, hand: Hand) -> None:
+    def add(self, hand: Hand, targets: Sequence[tuple[int, int, int]] | None = None) -> None:
+        """Count ``hand``'s events; ``targets`` given (mjstats.integrity.replays) saves the replay."""
         by = self.by
         subjects = [who(hand, s, by) for s in range(4)]
-        for model in (self.deal_in, self.feeding):
-            for s in subjects:
-                model.exposure[(hand.ruleset, s)] += 1
+        match = hand.match_id
+        for model in (self.deal_in, self.feeding, self.danger):
+            model.add_hand(hand.ruleset, match, subjects)
         hand_id = f"{hand.match_id}#{hand.hand_no}"
 
         def others(source: int) -> tuple[tuple[object, int], ...]:
@@ -171,14 +272,20 @@ class Collusion:
 
         r = hand.result
         if r.is_win and r.loser is not None and r.winner is not None and r.loser != r.winner:
-            event = (subjects[r.loser], others(r.loser), subjects[r.winner], hand_id)
+            event = (subjects[r.loser], others(r.loser), subjects[r.winner], hand_id, match)
             self.deal_in.add(hand.ruleset, event)
         for ev in hand.events:
             giver, taker = ev.from_seat, ev.seat
             if ev.kind in _TAKES and giver is not None and taker is not None and giver != taker:
-                self.feeding.add(hand.ruleset, (subjects[giver], others(giver), subjects[taker], hand_id))
+                event = (subjects[giver], others(giver), subjects[taker], hand_id, match)
+                self.feeding.add(hand.ruleset, event)
+        for source, target, _ in unique_targets(hand) if targets is None else targets:
+            event = (subjects[source], others(source), subjects[target], hand_id, match)
+            self.danger.add(hand.ruleset, event)
 
     def rows(self) -> list[Row]:
-        return self.deal_in.rows("collusion.deal_in", self.by, NULL) + self.feeding.rows(
-            "collusion.feeding", self.by, NULL
+        return (
+            self.deal_in.rows("collusion.deal_in", self.by, NULL)
+            + self.feeding.rows("collusion.feeding", self.by, NULL)
+            + self.danger.rows("collusion.danger", self.by, NULL)
         )

@@ -19,6 +19,7 @@ __all__ = [
     "normal_sf",
     "poisson_binomial_mid_p",
     "poisson_binomial_pmf",
+    "t_sf",
     "z_p_value",
 ]
 
@@ -109,6 +110,49 @@ def chi2_sf(x: float, df: int) -> float:
     if h < a + 1.0:
         return max(0.0, 1.0 - _gamma_p_series(a, h))
     return min(1.0, _gamma_q_fraction(a, h))
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    # Lentz's continued fraction for the regularized incomplete beta function (x < (a+1)/(a+b+2))
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (tiny if abs(d) < tiny else d)
+    h = d
+    for m in range(1, 10_000):
+        for num in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1.0 + num * d
+            d = 1.0 / (tiny if abs(d) < tiny else d)
+            c = 1.0 + num / c
+            c = tiny if abs(c) < tiny else c
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    front = math.exp(
+        math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    )
+    return front * h / a
+
+
+def beta_inc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x < (a + 1.0) / (a + b + 2.0):
+        return _beta_fraction(a, b, x)
+    return 1.0 - _beta_fraction(b, a, 1.0 - x)
+
+
+def t_sf(t: float, df: float) -> float:
+    """P(T > t) for Student's T with ``df`` degrees of freedom (0.5 I_{df/(df+t^2)}(df/2, 1/2))."""
+    if df <= 0:
+        raise ValueError(f"Student's t needs positive degrees of freedom, got {df}")
+    tail = 0.5 * beta_inc(df / 2.0, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1.0 - tail
 
 
 def _kolmogorov_sf(t: float) -> float:

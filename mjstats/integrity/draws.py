@@ -9,6 +9,7 @@ Poisson-binomial), so O - E over sqrt(sum p(1 - p)) is a z-score; two-sided p-va
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from mjstats.integrity.rows import Row, subject_of, z_row
 from mjstats.integrity.subjects import who
@@ -49,12 +50,18 @@ class DrawFairness:
         self.chances: dict[tuple[str, object], list[float] | None] = defaultdict(list)
         self.skipped = 0  # hands whose events contradict themselves (left out whole)
 
-    def add(self, hand: Hand) -> None:
-        try:
-            chances = draw_chances(hand)
-        except InconsistentHand:
+    def add(self, hand: Hand, draws: Sequence[tuple[int, float, bool]] | bool | None = False) -> None:
+        """Count ``hand``'s draws; ``draws`` given (mjstats.integrity.replays) saves the replay,
+        None there meaning the hand's events contradict themselves."""
+        if draws is False:
+            try:
+                draws = draw_chances(hand)
+            except InconsistentHand:
+                draws = None
+        if draws is None:
             self.skipped += 1  # said in the run's notes; the audit names the fault
             return
+        chances = draws
         for seat, p, hit in chances:
             key = (hand.ruleset, who(hand, seat, self.by))
             acc = self.sums[key]

@@ -10,9 +10,11 @@ on a fair platform. By seat they should find nothing on a fair platform.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
-from mjstats.integrity.rows import Row, subject_of, z_row
+from mjstats.integrity.distributions import z_p_value
+from mjstats.integrity.rows import Z95, Row, subject_of, z_row
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
 
@@ -100,34 +102,36 @@ class Outcomes:
                     null=NULL,
                 )
             )
-            row = z_row(
-                "outcome.score",
-                ruleset,
-                self.by,
-                subj,
-                observed=a[7],
-                expected=a[8],
-                variance=a[9],
-                n=n,
-                null=NULL,
-            )
-            if n < MIN_SCORE_HANDS:
-                row.update(
-                    statistic=None,
-                    p_value=None,
-                    effect=None,
-                    effect_low=None,
-                    effect_high=None,
-                    note=f"too small to judge: {n} hands ({MIN_SCORE_HANDS} needed for a score sum)",
-                )
-            if row["p_value"] is not None:  # a score sum: the effect is the mean difference a hand
-                half = 1.959963984540054 * a[9] ** 0.5 / n
-                diff = (a[7] - a[8]) / n
-                row.update(
-                    effect_name="score difference a hand",
-                    effect=diff,
-                    effect_low=diff - half,
-                    effect_high=diff + half,
-                )
-            out.append(row)
+            out.append(_score_row(ruleset, self.by, subj, n, observed=a[7], expected=a[8], variance=a[9]))
         return out
+
+
+def _score_row(
+    ruleset: str, by: str, subject: dict, n: int, *, observed: float, expected: float, variance: float
+) -> Row:
+    """A summed score against the role means: z two-sided, effect the mean difference a hand.
+    Scores are zero-sum, so the expectation is near 0 or negative: no observed/expected here."""
+    row = z_row(
+        "outcome.score", ruleset, by, subject, observed=observed, expected=1, variance=1, n=n, null=NULL
+    )
+    row.update(expected=expected, statistic=None, p_value=None, effect=None)
+    row.update(effect_low=None, effect_high=None)
+    row["effect_name"] = "score difference a hand"
+    if n < MIN_SCORE_HANDS:
+        row["note"] = f"too small to judge: {n} hands ({MIN_SCORE_HANDS} needed for a score sum)"
+        return row
+    if variance <= 0:
+        row["note"] = "too small to judge: every score of the role is the same"
+        return row
+    z = (observed - expected) / math.sqrt(variance)
+    half = Z95 * math.sqrt(variance) / n
+    diff = (observed - expected) / n
+    row.update(
+        statistic=z,
+        p_value=z_p_value(z),
+        effect=diff,
+        effect_low=diff - half,
+        effect_high=diff + half,
+        note="",
+    )
+    return row

@@ -14,7 +14,7 @@ from functools import lru_cache
 from mjstats.rulesets import get, recorded
 from mjstats.sim.shapes import Shape
 
-__all__ = ["useful_kinds"]
+__all__ = ["useful_kinds", "waits"]
 
 
 def _shape(ruleset: str | None, gold: int | None) -> Shape:
@@ -63,3 +63,15 @@ def useful_kinds(
             out.append(k)
         counts[k] -= 1
     return frozenset(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def waits(
+    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str | None = None
+) -> frozenset[int]:
+    """The kinds that complete a ready hand (shanten 0): its winning tiles; empty when the hand
+    is not ready. Same forms as ``useful_kinds`` (the ruleset's shape part)."""
+    shape = _shape(ruleset, gold)
+    if shape.shanten(list(concealed), melds) != 0:
+        return frozenset()
+    return useful_kinds(concealed, melds, gold, ruleset)

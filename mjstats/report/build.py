@@ -20,6 +20,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from mjstats import __version__
+from mjstats.integrity.replays import ReplayCache
 from mjstats.report import sections
 from mjstats.report.audit_section import (
     FINDINGS_PAGE,
@@ -146,6 +147,7 @@ class _Builder:
         self.figures: dict[str, sections.KeyFigures] = {}
         self.hand_pages: dict[str, tuple[HandPage, dict[str, str]]] = {}  # file -> (hand, back link)
         self.written: list[Path] = []
+        self.replays = ReplayCache()  # integrity: each hand replayed once across period pages
         self.common = {
             "version": __version__,
             "dataset_name": ds.root.name or str(ds.root),
@@ -210,7 +212,7 @@ class _Builder:
             sections.fans_section(view),
             *(build(view) for build in sections.ruleset_sections()),
             sections.streaks_section(view),
-            integrity_section(view),
+            integrity_section(view, self.replays),
             decisions_section(view),  # None without the decisions table
             sections.provenance_section(view, self.ds, period.label),
         ]

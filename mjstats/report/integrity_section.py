@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from mjstats.integrity import IntegrityReport, run_integrity
+from mjstats.integrity.replays import ReplayCache
 from mjstats.integrity.rows import subject_key
 from mjstats.report import figures
 from mjstats.report.content import Block, Figure, Row, Section, Table
@@ -24,9 +25,10 @@ __all__ = ["integrity_section"]
 INTRO = (
     "Whether the platform was fair, not whether each action was legal: starting hands, wall "
     "positions, the gold and flowers against their exact distributions under a fair shuffle; "
-    "every draw's exact chance of improving the drawer's hand; who deals in to and feeds whom; "
-    "wins, deal-ins and scores by seat. All p-values are corrected together (Benjamini-Hochberg, "
-    "FDR 5%); a finding is a test that survives. See docs/integrity.md for each test and its limits."
+    "every draw's exact chance of improving the drawer's hand; who deals in to, feeds and throws "
+    "winning tiles to whom; wins, deal-ins, scores and win-after-win streaks by seat. All "
+    "p-values are corrected together (Benjamini-Hochberg, FDR 5%); a finding is a test that "
+    "survives. See docs/integrity.md for each test and its limits."
 )
 
 
@@ -35,18 +37,21 @@ INTRO = (
 REPORT_MAX_HANDS = 50_000
 
 
-def integrity_section(ds: Dataset) -> Section:
-    """The section for one period's dataset (grouped by seat)."""
+def integrity_section(ds: Dataset, replays: ReplayCache | None = None) -> Section:
+    """The section for one period's dataset (grouped by seat); ``replays`` shared by the pages of
+    one build replays each hand once, whatever the periods it belongs to."""
     hands = ds.table("hands", columns=["hand_no"])
     if hands.empty:
         return Section("integrity", "Integrity", intro=INTRO, empty="No hands in this period.")
     if len(hands) > REPORT_MAX_HANDS:
         return Section(
-            "integrity", "Integrity", intro=INTRO,
+            "integrity",
+            "Integrity",
+            intro=INTRO,
             empty=f"{len(hands):,} hands: more than the report runs the integrity tests on "
             f"({REPORT_MAX_HANDS:,}); run `mjstats integrity` on the dataset for this section's tests.",
         )
-    report = run_integrity(ds, by="seat")
+    report = run_integrity(ds, by="seat", replays=replays)
     blocks = [_verdict_block(report)]
     for ruleset in sorted({r["ruleset"] for r in report.rows}):
         blocks.append(_ruleset_block(report, ruleset))

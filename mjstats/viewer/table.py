@@ -110,13 +110,22 @@ class TableView:
 
 
 def voids_of(hand: Hand) -> tuple[int | None, ...]:
-    """Each seat's void suit from the hand's ``void`` meta value (``"BW-T"``: seat 0 void in
-    dots, seat 1 in characters, seat 2 none, seat 3 in bamboo); all None when absent."""
+    """Each seat's void suit (定缺): from the hand's ``void`` events (docs/format.md: the
+    suit of the event's tile), else from a ``void`` meta value (``"BW-T"``: seat 0 void in dots,
+    seat 1 in characters, seat 2 none, seat 3 in bamboo); all None when the hand has neither."""
+    out: list[int | None] = [None] * 4
+    declared = False
+    for event in hand.events:
+        if (event.kind is EventKind.VOID and event.seat is not None and event.tile is not None
+                and 0 <= event.seat < 4 and 0 <= int(event.tile) < 27):
+            out[event.seat] = int(event.tile) // 9
+            declared = True
+    if declared:
+        return tuple(out)
     text = dict(hand.meta).get(VOID_META, "")
-    out: list[int | None] = []
     for i in range(4):
         letter = text[i].upper() if i < len(text) else "-"
-        out.append(_SUITS.index(letter) if letter in _SUITS else None)
+        out[i] = _SUITS.index(letter) if letter in _SUITS else None
     return tuple(out)
 
 

@@ -9,7 +9,11 @@ from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, RulesetView
 from mjstats.errors import InvalidHand
-from mjstats.rulesets.guobiao.incremental import guobiao_discard_shanten, guobiao_useful
+from mjstats.rulesets.guobiao.incremental import (
+    guobiao_discard_shanten,
+    guobiao_useful,
+    guobiao_useful_after_discards,
+)
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
 
 if TYPE_CHECKING:
@@ -45,6 +49,16 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
     from mjstats.rulesets.guobiao.possible_win import possible_win
 
     state = replay.state
+    if self_drawn:
+        # the shape first, on the waits the judge asked for this hand before the draw (as an
+        # opponent of the previous discard): the same kinds possible_win's own filter finds
+        player = state.seats[seat]
+        before = list(player.concealed[:34])
+        if before[tile] < 1:
+            return False
+        before[tile] -= 1
+        if tile not in _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)):
+            return False
     # 海底: the seat after the one who just drew or discarded has nothing left to draw
     after = seat if self_drawn else discarder if discarder is not None else seat
     last = state.wall.remaining((after + 1) % 4) == 0
@@ -66,4 +80,5 @@ VIEW = RulesetView(
     may_discard=lambda replay, seat, tile: True,
     may_claim=lambda replay, tile: True,
     face_up=lambda replay: (),
+    useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
 )

@@ -1,37 +1,182 @@
-"""Incremental shanten for hands without wilds (Guobiao: melds + pair, and 七对).
+"""Incremental shanten and useful kinds for hands without wilds (Guobiao: melds + pair, and 七对).
 
 Judging a discard asks for the shanten of the hand minus each tile, and for the useful kinds of
-each of those hands, the hand plus each near kind: hundreds of hands that differ from one
-another in one or two suits. The rules engine (``mjstats.rules.hand``) splits the shanten into
-per-suit option tables it memoises, then merges them; here the three unchanged parts are merged
-once and only the changed suit is looked up again. Same numbers as ``GuobiaoShape.shanten``
-(a test compares them on random hands), several times faster.
+each of those hands (the kinds whose draw lowers the shanten): hundreds of hands that differ
+from one another in one or two suits. The shanten formula (``mjstats.rules.hand``) takes the
+best of per-part options (m melds, s melds + partial melds, p pair); here each part's options
+are clamped to the melds still needed and held as one bitmask, so merging parts, the least
+value and "which draws help" are integer operations on small memoised tables:
+
+* a part's mask comes from its 9 counts (a suit) or sorted honour counts, memoised;
+* for the three other parts merged, the *good* mask holds every option of the changed part
+  that would take the hand below a shanten (an up-set of the (m, s, p) lattice);
+* a suit's draw ranks and their masks are memoised on the suit's 9 counts: a rank is useful
+  when its mask meets the good mask.
+
+Same numbers as ``GuobiaoShape.shanten`` and ``integrity.useful.useful_kinds`` (tests compare
+them, and a differential test compares this with the straightforward computation).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-# the engine's memoised per-suit tables and merges (one implementation of the formula)
-from mjstats.rules.hand import _honour_options, _least_value, _merged, _suit_opts_of
+# the engine's memoised per-suit option tables (one implementation of the decompositions)
+from mjstats.rules.hand import _honour_options, _suit_options
 
-__all__ = ["guobiao_discard_shanten", "guobiao_useful"]
+__all__ = ["guobiao_discard_shanten", "guobiao_useful", "guobiao_useful_after_discards"]
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
+_SIDE = 5  # m and s are clamped to the melds needed, at most 4
 
 
-def _part(counts: Counts, p: int) -> _Options:
-    if p < 3:
-        return _suit_opts_of(counts[9 * p : 9 * p + 9])
-    return _honour_options(tuple(sorted(c for c in counts[27:34] if c)))
+def _bit(m: int, s: int, p: int) -> int:
+    return 1 << ((m * _SIDE + s) * 2 + p)
 
 
-def _rests(opts: list[_Options]) -> list[_Options]:
-    """For each part, the merge of the other three."""
-    a, b, c, d = opts
-    ab, cd = _merged(a, b), _merged(c, d)
-    return [_merged(b, cd), _merged(a, cd), _merged(ab, d), _merged(ab, c)]
+# each bit's (m, s, p), by bit index
+_DECODE = tuple((i // 2 // _SIDE, i // 2 % _SIDE, i % 2) for i in range(_SIDE * _SIDE * 2))
+
+
+def _options_of(mask: int) -> list[tuple[int, int, int]]:
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(_DECODE[i])
+        mask >>= 1
+        i += 1
+    return out
+
+
+def _mask(options: _Options, groups: int) -> int:
+    """The options clamped to ``groups`` (min(m, G), min(s, G), p): the formula's value and
+    merges are unchanged by the clamp, as 2G - min(m, G) - min(s, G) - p only sees it."""
+    out = 0
+    for m, s, p in options:
+        out |= _bit(min(m, groups), min(s, groups), p)
+    return out
+
+
+_SUITS: dict[tuple[Counts, int], int] = {}
+_LIMIT = 1 << 18
+
+
+def _suit_mask(suit: Counts, groups: int) -> int:
+    key = (suit, groups)
+    mask = _SUITS.get(key)
+    if mask is None:
+        if len(_SUITS) >= _LIMIT:
+            _SUITS.clear()
+        mask = _SUITS[key] = _blocks_mask(suit, groups)
+    return mask
+
+
+def _blocks_mask(suit: Counts, groups: int) -> int:
+    """A suit's mask as the merge of its blocks: runs of ranks split by two or more empty
+    ranks share no set or partial set (a run or a one-gap pair spans three ranks at most), and
+    blocks recur far more often than whole suits do."""
+    mask = 1  # (0, 0, 0): nothing
+    start = None
+    gap = 0
+    for r, n in enumerate(suit):
+        if n:
+            if start is None:
+                start = r
+            gap = 0
+            end = r
+        elif start is not None:
+            gap += 1
+            if gap == 2:
+                mask = _merge(mask, _block_mask(suit[start : end + 1], groups), groups)
+                start = None
+    if start is not None:
+        mask = _merge(mask, _block_mask(suit[start : end + 1], groups), groups)
+    return mask
+
+
+@cache
+def _block_mask(block: Counts, groups: int) -> int:
+    """``block``: counts from a held rank to a held rank, no two empty ranks in a row."""
+    return _mask(_suit_options(block, True), groups)
+
+
+@cache
+def _honour_mask(held: Counts, groups: int) -> int:
+    """``held``: the honours' sorted non-zero counts."""
+    return _mask(_honour_options(held), groups)
+
+
+def _honours(counts: Counts) -> Counts:
+    return tuple(sorted(c for c in counts[27:34] if c))
+
+
+@cache
+def _merge(a: int, b: int, groups: int) -> int:
+    """Two disjoint parts together (at most one pair in all), clamped."""
+    out = 0
+    right = _options_of(b)
+    for m, s, p in _options_of(a):
+        for x, y, q in right:
+            if p + q <= 1:
+                out |= _bit(min(m + x, groups), min(s + y, groups), p + q)
+    return out
+
+
+@cache
+def _least(mask: int, groups: int) -> int:
+    # reference guobiao.md: 4 melds + pair; 2M - min(m, M) - min(s, M) - p over decompositions
+    return min(2 * groups - m - s - p for m, s, p in _options_of(mask))
+
+
+@cache
+def _good(rest: int, groups: int, below: int) -> int:
+    """Every clamped option of a part that, with the ``rest`` of the hand, gives a value under
+    ``below``."""
+    out = 0
+    options = _options_of(rest)
+    for i, (x, y, q) in enumerate(_DECODE):
+        if x > groups or y > groups:
+            continue
+        for m, s, p in options:
+            if p + q <= 1 and 2 * groups - min(m + x, groups) - min(s + y, groups) - p - q < below:
+                out |= 1 << i
+                break
+    return out
+
+
+@cache
+def _suit_draws(suit: Counts, groups: int, base: int) -> tuple[tuple[int, int], ...]:
+    """For each kind a held tile of the suit can make a set with (within two ranks, as
+    mjstats.integrity.useful decides), the suit's mask with one more of it (``base``: the
+    suit's first kind)."""
+    near: set[int] = set()
+    for r, n in enumerate(suit):
+        if n:
+            near.update(range(max(0, r - 2), min(9, r + 3)))
+    return tuple(
+        (base + r, _suit_mask((*suit[:r], suit[r] + 1, *suit[r + 1 :]), groups)) for r in sorted(near)
+    )
+
+
+@cache
+def _honour_draws(honours: Counts, groups: int) -> tuple[tuple[int, int], ...]:
+    """For each held honour (``honours``: the 7 counts), the honours' mask with one more copy."""
+    out = []
+    for i, c in enumerate(honours):
+        if c:
+            changed = [*honours[:i], c + 1, *honours[i + 1 :]]
+            out.append((27 + i, _honour_mask(tuple(sorted(n for n in changed if n)), groups)))
+    return tuple(out)
+
+
+def _draws(counts: Counts, part: int, groups: int) -> tuple[tuple[int, int], ...]:
+    """Each kind of ``part`` that may help, with the part's mask once it is drawn."""
+    if part == 3:
+        return _honour_draws(counts[27:34], groups)
+    low = 9 * part
+    return _suit_draws(counts[low : low + 9], groups, low)
 
 
 def _seven_pairs(counts: Counts) -> int:
@@ -39,92 +184,140 @@ def _seven_pairs(counts: Counts) -> int:
     return 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
 
 
-def _changed(counts: Counts, k: int, delta: int) -> Counts:
-    return (*counts[:k], counts[k] + delta, *counts[k + 1 :])
+def _parts(counts: Counts, groups: int) -> list[int]:
+    return [
+        _suit_mask(counts[0:9], groups),
+        _suit_mask(counts[9:18], groups),
+        _suit_mask(counts[18:27], groups),
+        _honour_mask(_honours(counts), groups),
+    ]
 
 
-def _near(counts: Counts) -> list[int]:
-    """Kinds that can join a held tile in a set (as mjstats.integrity.useful decides)."""
-    near: set[int] = set()
-    for k, n in enumerate(counts):
+def _rests(masks: list[int], groups: int) -> list[int]:
+    """For each part, the merge of the other three."""
+    a, b, c, d = masks
+    ab, cd = _merge(a, b, groups), _merge(c, d, groups)
+    return [_merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups)]
+
+
+_Draws = tuple[tuple[int, int], ...]
+_REMOVALS: dict[tuple[Counts, int, int], dict[int, tuple[int, Counts]]] = {}
+
+
+def _removals(part_counts: Counts, part: int, groups: int) -> dict[int, tuple[int, Counts]]:
+    """For each held kind of a part (its 9 or 7 counts), the part's mask and counts once one
+    copy is discarded: memoised on the part, as a seat's other parts stay put turn after turn."""
+    key = (part_counts, part, groups)
+    found = _REMOVALS.get(key)
+    if found is not None:
+        return found
+    out = {}
+    for i, n in enumerate(part_counts):
         if n:
-            if k < 27:
-                low = k - k % 9
-                near.update(range(max(low, k - 2), min(low + 9, k + 3)))
+            left = (*part_counts[:i], n - 1, *part_counts[i + 1 :])
+            if part == 3:
+                held = tuple(sorted(c for c in left if c))
+                out[27 + i] = (_honour_mask(held, groups), left)
             else:
-                near.add(k)
-    return sorted(near)
+                out[9 * part + i] = (_suit_mask(left, groups), left)
+    if len(_REMOVALS) >= _LIMIT:
+        _REMOVALS.clear()
+    _REMOVALS[key] = out
+    return out
+
+
+class _Hand:
+    """A 14 - 3m tile hand taken apart once for both questions asked of its discards."""
+
+    __slots__ = ("counts", "draws", "groups", "melds", "parts", "removals", "rests")
+
+    def __init__(self, counts: Counts, melds: int) -> None:
+        groups = 4 - melds
+        self.counts, self.melds, self.groups = counts, melds, groups
+        self.parts = _parts(counts, groups)
+        self.rests = _rests(self.parts, groups)
+        self.draws = [_draws(counts, p, groups) for p in range(4)]
+        self.removals = [
+            _removals(counts[0:9], 0, groups),
+            _removals(counts[9:18], 1, groups),
+            _removals(counts[18:27], 2, groups),
+            _removals(counts[27:34], 3, groups),
+        ]
+
+
+_LAST: list[_Hand] = []
+
+
+def _hand(counts: Counts, melds: int) -> _Hand:
+    """The hand, taken apart once: the judge asks for its discards' shanten, then for the
+    useful kinds of the best ones (read once, so a caller in another thread cannot swap it)."""
+    last = _LAST[0] if _LAST else None
+    if last is not None and last.counts == counts and last.melds == melds:
+        return last
+    hand = _Hand(counts, melds)
+    _LAST[:] = [hand]
+    return hand
 
 
 def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
     """The shanten left by discarding each of ``kinds`` from a 14 - 3m tile hand."""
-    groups = 4 - melds
-    opts = [_part(counts, p) for p in range(4)]
-    rests = _rests(opts)
+    hand = _hand(counts, melds)
+    groups, rests, removals = hand.groups, hand.rests, hand.removals
     seven = _seven_pairs(counts) if melds == 0 else 99
     out = {}
     for t in kinds:
         p = 3 if t >= 27 else t // 9
-        after = _changed(counts, t, -1)
-        s = _least_value(_merged(rests[p], _part(after, p)), groups)
+        s = _least(_merge(rests[p], removals[p][t][0], groups), groups)
         if melds == 0:
             n = counts[t]  # 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
-            sp = seven + (1 if n in (2, 4) else 0)
-            s = min(s, sp)
+            s = min(s, seven + (1 if n in (2, 4) else 0))
         out[t] = s
     return out
 
 
-@lru_cache(maxsize=1 << 18)
-def _suit_useful(rest: _Options, suit: Counts, groups: int, before: int) -> tuple[int, ...]:
-    """The ranks of a suit (its 9 counts) whose draw takes the hand below ``before``, the other
-    parts merged into ``rest``. Rest option sets are few (a few hundred in a whole dataset) and
-    suits repeat, so this is looked up far more often than computed."""
-    near: set[int] = set()
-    for r, n in enumerate(suit):
-        if n:
-            near.update(range(max(0, r - 2), min(9, r + 3)))
-    out = []
-    for r in sorted(near):
-        part = _suit_opts_of((*suit[:r], suit[r] + 1, *suit[r + 1 :]))
-        if _least_value(_merged(rest, part), groups) < before:
-            out.append(r)
-    return tuple(out)
-
-
-@lru_cache(maxsize=1 << 14)
-def _honour_useful(rest: _Options, held: Counts, groups: int, before: int) -> frozenset[int]:
-    """The counts (1-4) of a held honour whose one more copy takes the hand below ``before``
-    (``held``: the honours' sorted non-zero counts)."""
-    out = set()
-    for c in set(held):
-        changed = list(held)
-        changed[changed.index(c)] = c + 1
-        if _least_value(_merged(rest, _honour_options(tuple(sorted(changed)))), groups) < before:
-            out.add(c)
+def _useful_of(
+    counts: Counts, melds: int, groups: int, parts: list[int], draws: list[tuple[tuple[int, int], ...]]
+) -> frozenset[int]:
+    """The useful kinds of a 13 - 3m tile hand whose part masks and draws are given."""
+    rests = _rests(parts, groups)
+    regular = _least(_merge(rests[0], parts[0], groups), groups)
+    seven = _seven_pairs(counts) if melds == 0 else 99
+    before = min(regular, seven)
+    out = [k for p in range(4) if draws[p] for k, mask in draws[p] if mask & _good(rests[p], groups, before)]
+    if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
+        out.extend(k for k, c in enumerate(counts) if c == 1 or c == 3)
     return frozenset(out)
 
 
-@lru_cache(maxsize=1 << 16)
 def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
     """The kinds whose draw lowers the shanten of a 13 - 3m tile hand (regular form and 七对):
     the same set as ``mjstats.integrity.useful.useful_kinds(counts, melds, None)``."""
     groups = 4 - melds
-    opts = [_part(counts, p) for p in range(4)]
-    rests = _rests(opts)
-    regular = _least_value(_merged(rests[0], opts[0]), groups)
-    seven = _seven_pairs(counts) if melds == 0 else 99
-    before = min(regular, seven)
-    out = set()
-    for p in range(3):
-        suit = counts[9 * p : 9 * p + 9]
-        if any(suit):
-            out.update(9 * p + r for r in _suit_useful(rests[p], suit, groups, before))
-    honours = counts[27:34]
-    if any(honours):
-        held = tuple(sorted(c for c in honours if c))
-        good = _honour_useful(rests[3], held, groups, before)
-        out.update(27 + i for i, c in enumerate(honours) if c in good)
-    if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
-        out.update(k for k, c in enumerate(counts) if c in (1, 3))
-    return frozenset(out)
+    draws = [_draws(counts, p, groups) for p in range(4)]
+    return _useful_of(counts, melds, groups, _parts(counts, groups), draws)
+
+
+_AFTER: dict[tuple[Counts, int], frozenset[int]] = {}
+
+
+def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, frozenset[int]]:
+    """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
+    discarding it: the three untouched parts' masks and draws are shared, only the merges
+    change. Hands left recur (a drawn tile discarded leaves the hand before the draw)."""
+    hand = _hand(counts, melds)
+    out = {}
+    for t in kinds:
+        after = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
+        key = (after, melds)
+        found = _AFTER.get(key)
+        if found is None:
+            p = 3 if t >= 27 else t // 9
+            changed, changed_draws = list(hand.parts), list(hand.draws)
+            changed[p], left = hand.removals[p][t]
+            groups = hand.groups
+            changed_draws[p] = _honour_draws(left, groups) if p == 3 else _suit_draws(left, groups, 9 * p)
+            if len(_AFTER) >= _LIMIT:
+                _AFTER.clear()
+            found = _AFTER[key] = _useful_of(after, melds, hand.groups, changed, changed_draws)
+        out[t] = found
+    return out

@@ -1,0 +1,131 @@
+"""Streaks: does a subject win more often right after its own win than the fair baseline says?
+
+``outcome.streak``: for every hand that follows the subject's win in the same match (the next
+hand number), the baseline is the subject's win rate in that match and role (dealer or not: under
+some rulesets a dealer keeps the deal after a win, and dealers win at other rates), counted on the
+match's other hands of that role, leaving out both hands of the pair (so neither the win that
+opens the pair nor the hand judged moves its own baseline). The match holds the seated players
+and their styles fixed, so a strong player's many wins are no streak. Under a fair platform each
+match's sum of (win - baseline) has the same mean for every subject (not 0: where a winning dealer
+keeps the deal, fair simulated hands show wins after wins above this baseline, from the rules,
+not from any one player),
+and matches are independent: in each match the subject's excess minus the mean excess of the
+others at the table, averaged over matches against its spread (Student t, matches - 1 df,
+two-sided). Effect: that difference in wins a match, with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+
+from mjstats.integrity.distributions import t_sf
+from mjstats.integrity.rows import Z95, Row, _base, subject_of
+from mjstats.integrity.subjects import who
+from mjstats.records import Hand
+
+__all__ = ["Streaks"]
+
+NULL = (
+    "excess over the subject's win rate in the match and role (without the pair's hands), "
+    "the same for every subject: paired t over matches"
+)
+MIN_MATCHES = 30  # matches of the subject, for the spread between matches
+
+# one hand of a match: (hand_no, {subject: role}, subjects who won)
+_Played = tuple[int, dict[object, str], frozenset[object]]
+
+
+class Streaks:
+    """Keeps each match's hands (subject roles and winners) and judges them at the end."""
+
+    test = "outcome.streak"
+
+    def __init__(self, by: str) -> None:
+        self.by = by
+        self.matches: dict[tuple[str, str], list[_Played]] = defaultdict(list)
+
+    def add(self, hand: Hand) -> None:
+        r = hand.result
+        winners = {w.winner for w in r.wins if w.winner is not None} if r.is_win else set()
+        roles = {who(hand, s, self.by): "dealer" if s == hand.dealer else "other" for s in range(4)}
+        won = frozenset(who(hand, s, self.by) for s in winners)
+        self.matches[(hand.ruleset, hand.match_id)].append((hand.hand_no, roles, won))
+
+    def rows(self) -> list[Row]:
+        # (ruleset, subject) -> per match: (wins after a win, baselines, excess minus the others')
+        per: dict[tuple[str, object], list[tuple[int, float, float]]] = defaultdict(list)
+        for (ruleset, _), played in self.matches.items():
+            played = sorted(played, key=lambda p: p[0])
+            found = _match_sums(played)
+            subjects = {s for _, roles, _ in played for s in roles}
+            excess = {s: found[s][0] - found[s][1] if s in found else 0.0 for s in subjects}
+            for s in subjects:
+                others = [excess[o] for o in subjects if o != s]
+                o, e = found.get(s, (0, 0.0))
+                per[(ruleset, s)].append((o, e, excess[s] - sum(others) / max(len(others), 1)))
+        return [
+            self._row(ruleset, subject, matches)
+            for (ruleset, subject), matches in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
+        ]
+
+    def _row(self, ruleset: str, subject: object, matches: list[tuple[int, float, float]]) -> Row:
+        row = _base(self.test, ruleset, self.by, subject_of(self.by, subject), NULL, len(matches))
+        row.update(
+            observed=sum(o for o, _, _ in matches),
+            expected=sum(e for _, e, _ in matches),
+            statistic_name="t",
+            effect_name="excess wins a match vs the others",
+        )
+        m = len(matches)
+        if m < MIN_MATCHES:
+            row["note"] = f"too small to judge: {m} matches ({MIN_MATCHES} needed)"
+            return row
+        mean, var = _mean_var([d for _, _, d in matches])
+        if var <= 0:
+            row["note"] = "too small to judge: no hand after a win differs from its baseline"
+            return row
+        se = math.sqrt(var / m)
+        z = mean / se
+        row.update(
+            statistic=z,
+            df=m - 1,
+            p_value=min(1.0, 2.0 * t_sf(abs(z), m - 1)),
+            effect=mean,
+            effect_low=mean - Z95 * se,
+            effect_high=mean + Z95 * se,
+        )
+        return row
+
+
+def _mean_var(values: list[float]) -> tuple[float, float]:
+    mean = sum(values) / len(values)
+    return mean, sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+
+
+def _match_sums(played: list[_Played]) -> dict[object, tuple[int, float]]:
+    """Per subject of one match (hands in order): wins in hands right after its own win, and the
+    sum of their baselines (its win rate in the match and role, without the pair's two hands)."""
+    tally: dict[tuple[object, str], list[int]] = defaultdict(lambda: [0, 0])  # hands, wins
+    for _, roles, won in played:
+        for subject, role in roles.items():
+            cell = tally[(subject, role)]
+            cell[0] += 1
+            cell[1] += subject in won
+    out: dict[object, tuple[int, float]] = {}
+    for (no_before, roles_before, won_before), (no, roles, won) in itertools.pairwise(played):
+        if no != no_before + 1:
+            continue  # a hand missing from the match: no pair
+        for subject in won_before:
+            role = roles.get(subject)
+            if role is None:
+                continue
+            hands, wins = tally[(subject, role)]
+            hands -= 1 + (roles_before.get(subject) == role)
+            wins -= (subject in won) + (roles_before.get(subject) == role)  # it won the hand before
+            if hands <= 0:
+                continue  # no other hand of that role in the match: no baseline
+            o, e = out.get(subject, (0, 0.0))
+            out[subject] = (o + (subject in won), e + wins / hands)
+    return out

@@ -28,6 +28,7 @@ EXPECTED = (
     "03_fans",
     "04_gold",
     "05_dealer_streaks",
+    "06_sichuan",
     "07_integrity",
     "08_decisions",
 )

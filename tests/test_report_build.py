@@ -19,7 +19,9 @@ from tests.test_report_data import (  # noqa: F401  (fixtures)
 )
 
 # the sections of a period page (the glossary has a page of its own)
-SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "streaks", "integrity", "provenance")
+# "sichuan": the bundled data has Sichuan hands, so every page has the section (it says so when
+# its period has none)
+SECTIONS = ("overview", "audit", "win-rates", "fans", "gold", "sichuan", "streaks", "integrity", "provenance")
 # figure id prefixes (see mjstats.report.sections) a page with both rulesets and findings must hold
 FIGURES_BOTH = (
     "findings",
@@ -33,9 +35,17 @@ FIGURES_BOTH = (
     "fans-fuzhou",
     "totals-fuzhou",
     "lift-fuzhou",
+    "win-player-sichuan",
+    "win-seat-sichuan",
+    "fans-sichuan",
+    "totals-sichuan",
+    "lift-sichuan",
     "gold-held",
     "gold-points",
     "gold-start",
+    "sc-multiplier",
+    "sc-win-order",
+    "sc-void-choice",
     "survival-fuzhou",
     "streak-rates-fuzhou",
     "integrity-draws-guobiao",
@@ -131,6 +141,7 @@ def test_sections_without_data_say_so(report) -> None:
     text = " ".join(page.text)
     assert "No Fuzhou hands in this period" in text
     assert "No hand in this period was played at a dealer streak" in text
+    assert "No Sichuan hands in this period" in text
 
 
 def test_pages_are_self_contained_and_links_resolve(report) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from mjstats.stats import COMPUTE, METRICS, StatsError, get_metric, render_metrics_markdown
 from mjstats.stats.grouping import normalize_by
+from mjstats.stats.registry import FAMILIES
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "metrics.md"
 
@@ -26,7 +27,8 @@ def test_every_metric_is_computable_and_documented():
     for m in METRICS.values():
         assert m.name_zh and m.name_en and m.numerator and m.denominator and m.unit
         assert m.kind in ("rate", "mean", "lift", "test")
-        assert set(m.rulesets) <= {"guobiao", "fuzhou"}
+        assert set(m.rulesets) <= {"guobiao", "fuzhou", "sichuan"}
+        assert m.family in FAMILIES
         assert f"### `{m.id}`" in render_metrics_markdown()
 
 
@@ -42,3 +44,19 @@ def test_unknown_metric_and_key():
     with pytest.raises(StatsError):
         normalize_by("colour")
     assert normalize_by("ruleset, seat,bot_style") == ("ruleset", "seat", "style")
+
+
+def test_sichuan_takes_the_shared_metrics_and_its_own_family():
+    # the generic metrics count each win of a multi-win hand (血战到底), so they apply to Sichuan
+    shared = [m for m in METRICS.values() if m.family in ("outcomes", "fans")]
+    with_engine = [m for m in shared if m.id != "tenpai_at_draw"]
+    assert all("sichuan" in m.rulesets for m in with_engine)
+    # no Sichuan shanten engine yet: tenpai at the wall's end stays with the rulesets that have one
+    assert "sichuan" not in get_metric("tenpai_at_draw").rulesets
+    # no dealer streak in Sichuan records (reference sichuan.md §1.5): the streak family skips it
+    assert all("sichuan" not in m.rulesets for m in METRICS.values() if m.family == "streaks")
+    own = [m for m in METRICS.values() if m.family == "sichuan"]
+    assert len(own) == 9 and all(m.rulesets == ("sichuan",) for m in own)
+    assert FAMILIES.index("gold") < FAMILIES.index("sichuan") < FAMILIES.index("streaks")
+    assert any("Sichuan" in c for c in get_metric("win_rate").edge_cases)
+    assert any("deal_ins" in c for c in get_metric("deal_in_rate").edge_cases)

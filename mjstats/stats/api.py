@@ -50,7 +50,7 @@ def __getattr__(name: str) -> Any:
 
 # group keys whose values a family always adds to its rows (besides the requested ones)
 _ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
-             "streak", "k")  # fmt: skip
+             "void_choice", "win_order", "multiplier", "streak", "k")  # fmt: skip
 
 
 def compute(ds: DatasetLike, metric_id: str, by: Iterable[str] | str | None = None) -> pd.DataFrame:
@@ -101,7 +101,8 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
             continue
         keys += [k for k in frame.attrs.get("group_keys", []) if k not in keys]
         frames.append(frame)
-    out = pd.concat([f for f in frames if len(f)], ignore_index=True) if frames else pd.DataFrame()
+    filled = [f for f in frames if len(f)]  # every frame empty: an empty result, not a concat error
+    out = pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
     out.attrs["group_keys"] = keys
     return out
 

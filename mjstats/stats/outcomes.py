@@ -16,12 +16,13 @@ from mjstats.stats.tables import DatasetLike, base_tables
 __all__ = ["COMPUTE", "outcome_rates", "tenpai_at_draw", "win_rates"]
 
 
-def _seat_rate(metric: str, numerator: str, denominator: str | None = None):
+def _seat_rate(metric: str, numerator: str, denominator: str | None = None, **extra: str):
     def compute(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
         seats = base_tables(ds).seats
         keys = normalize_by(by)
+        sums = {name: seats[column].to_numpy(np.int64) for name, column in extra.items()}
         return rate_rows(seats, metric, keys, seats[numerator].to_numpy(np.int64),
-                         "hands" if denominator is None else seats[denominator].to_numpy(np.int64))
+                         "hands" if denominator is None else seats[denominator].to_numpy(np.int64), **sums)
 
     return compute
 
@@ -60,7 +61,8 @@ mean_win_turn = _seat_mean("mean_win_turn", lambda s: s["discards"].to_numpy(flo
 
 win_rate = _seat_rate("win_rate", "win")
 self_draw_share = _seat_rate("self_draw_share", "self_draw", "win")
-deal_in_rate = _seat_rate("deal_in_rate", "deal_in")
+# deal_ins: every win the seat paid as discarder (several a hand in Sichuan 血战到底)
+deal_in_rate = _seat_rate("deal_in_rate", "deal_in", deal_ins="deal_ins")
 call_rate = _seat_rate("call_rate", "called")
 
 

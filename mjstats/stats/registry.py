@@ -21,6 +21,19 @@ __all__ = ["FAMILIES", "METRICS", "Metric", "get_metric", "render_metrics_markdo
 # the metrics below apply to every ruleset whose hands are recorded, save one whose spec says the
 # shared metrics do not fit its hands yet (shared_metrics=False)
 BOTH = tuple(r.name for r in recorded() if r.shared_metrics)
+# tenpai at the wall's end needs a shanten engine (a ruleset's ``shanten`` part)
+SHANTEN = tuple(r.name for r in recorded() if r.shared_metrics and r.shanten is not None)
+
+
+def _skipping(family: str) -> set[str]:
+    """Rulesets whose metrics part says a shared ``family`` does not fit its hands
+    (``SHARED_SKIPPED``, e.g. no dealer streak recorded)."""
+    return {r.name for r in recorded()
+            if r.metrics is not None and family in getattr(r.load(r.metrics), "SHARED_SKIPPED", ())}
+
+
+# the dealer-streak metrics: the shared rulesets whose records carry a dealer streak
+STREAKED = tuple(name for name in BOTH if name not in _skipping("streaks"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +71,8 @@ _CORE: dict[str, Metric] = {
         _M("win_rate", "和牌率", "Win rate", "outcomes", "rate", "seat-hand",
            "seat-hands the seat won", "seat-hands played", "share of hands", BOTH,
            ("A seat wins a hand if it has a win in it: a hand with several wins (duplicate MCR's "
-            "`H1H3`) counts for each winner; otherwise 截和 leaves the record's one winner.",)),
+            "`H1H3`) counts for each winner; otherwise 截和 leaves the record's one winner.",
+            *notes("win_rate"))),
         _M("self_draw_share", "自摸率", "Self-draw share", "outcomes", "rate", "win",
            "wins by self-draw", "wins", "share of wins", BOTH,
            (*notes("self_draw_share"),
@@ -68,11 +82,13 @@ _CORE: dict[str, Metric] = {
            "share of hands", BOTH,
            ("Robbing a kong counts as a deal-in by the konger (the HU event's from_seat where the "
             "record names no loser).", "Self-draws have no deal-in.",
-            "A discard won on by several seats is one deal-in for the discarder.")),
+            "A discard won on by several seats is one deal-in for the discarder.",
+            *notes("deal_in_rate"))),
         _M("draw_rate", "荒庄率", "Exhaustive-draw rate", "outcomes", "rate", "hand",
            "hands ended by exhaustive draw (荒庄)", "hands played", "share of hands", BOTH,
            ("Grouped by a seat key (player, seat, style, dealer, wind) it counts the seat-hands "
-            "of that group, so the groups' sums are four times the hands.",)),
+            "of that group, so the groups' sums are four times the hands.",
+            *notes("draw_rate"))),
         _M("call_rate", "副露率", "Call rate", "outcomes", "rate", "seat-hand",
            "seat-hands with at least one chi, peng or exposed kong (gang on a discard)",
            "seat-hands played", "share of hands", BOTH,
@@ -84,7 +100,8 @@ _CORE: dict[str, Metric] = {
            (*_sentence(notes("mean_fan")),
             "Wins with no recorded total are left out of both sums.")),
         _M("mean_win_points", "平均和牌得分", "Mean points per win", "outcomes", "mean", "win",
-           "sum of the winner's net scores", "wins with recorded scores", "points", BOTH),
+           "sum of the winner's net scores", "wins with recorded scores", "points", BOTH,
+           notes("mean_win_points")),
         _M("net_points", "场均得失分", "Net points per hand", "outcomes", "mean", "seat-hand",
            "sum of the seat's net scores", "seat-hands with recorded scores", "points", BOTH,
            ("Draws with recorded (zero or penalty) scores count; hands with no scores do not.",)),
@@ -95,7 +112,7 @@ _CORE: dict[str, Metric] = {
         _M("tenpai_at_draw", "荒庄听牌率", "Tenpai at exhaustive draw", "outcomes", "rate",
            "seat-hand", "seats waiting (shanten <= 0) when the wall ran out",
            "seats at exhaustive draws whose hand could be rebuilt from the events",
-           "share of seats", BOTH,
+           "share of seats", SHANTEN,
            ("The concealed hand is rebuilt from the events (deal, draws, discards, melds, "
             "flowers); a seat holding one tile too many is waiting if some discard leaves it "
             "waiting.", f"Shanten from the rule engines ({'; '.join(notes('tenpai_at_draw'))}). "
@@ -132,29 +149,29 @@ _STREAKS: dict[str, Metric] = {
     for m in (
         # --- dealer streaks ---------------------------------------------------------------------
         _M("streak_share", "连庄数分布", "Streak-length distribution", "streaks", "rate", "hand",
-           "hands played at this streak", "hands", "share of hands", BOTH, (), ("streak",)),
+           "hands played at this streak", "hands", "share of hands", STREAKED, (), ("streak",)),
         _M("streak_survival", "连庄生存率", "Streak survival", "streaks", "rate", "hand",
-           "hands played at a streak of at least k", "hands", "P(streak >= k)", BOTH,
+           "hands played at a streak of at least k", "hands", "P(streak >= k)", STREAKED,
            ("Counted over hands (hands.streak), not over dealerships.",), ("k",)),
         _M("dealer_win_rate_by_streak", "连庄庄家和牌率", "Dealer win rate by streak",
            "streaks", "rate", "seat-hand", "dealer seat-hands won", "dealer seat-hands",
-           "share of hands", BOTH, (), ("streak",)),
+           "share of hands", STREAKED, (), ("streak",)),
         _M("dealer_points_by_streak", "连庄庄家得分", "Dealer points by streak", "streaks",
            "mean", "seat-hand", "sum of the dealer's net scores", "dealer seat-hands with scores",
-           "points", BOTH, (), ("streak",)),
+           "points", STREAKED, (), ("streak",)),
         _M("nondealer_win_rate_by_streak", "闲家对连庄和牌率", "Non-dealer win rate by streak",
            "streaks", "rate", "seat-hand", "non-dealer seat-hands won", "non-dealer seat-hands",
-           "share of hands", BOTH, (), ("streak",)),
+           "share of hands", STREAKED, (), ("streak",)),
         _M("nondealer_deal_in_rate_by_streak", "闲家对连庄点炮率",
            "Non-dealer deal-in rate by streak", "streaks", "rate", "seat-hand",
            "non-dealer seat-hands that dealt in", "non-dealer seat-hands", "share of hands",
-           BOTH, (), ("streak",)),
+           STREAKED, (), ("streak",)),
         _M("nondealer_points_by_streak", "闲家对连庄得分", "Non-dealer points by streak",
            "streaks", "mean", "seat-hand", "sum of the non-dealer's net scores",
-           "non-dealer seat-hands with scores", "points", BOTH, (), ("streak",)),
+           "non-dealer seat-hands with scores", "points", STREAKED, (), ("streak",)),
         _M("streak_trend", "连庄趋势检验", "Trend of dealer win rate across streaks", "streaks",
            "test", "seat-hand", "dealer wins", "dealer seat-hands",
-           "change in win rate per streak step", BOTH,
+           "change in win rate per streak step", STREAKED,
            ("Cochran-Armitage test for a linear trend (scores = streak lengths); `value` is the "
             "weighted least-squares slope, its 95% interval from the null variance, `z` and "
             "`p_value` the two-sided test. Analytic, so deterministic (no resampling).",

@@ -333,9 +333,9 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     discards = np.bincount(slot[disc_mask], minlength=4 * n)
     hu_mask = kind == len(CALL_KINDS) + 1
     hu_from = np.full(n, -1, dtype=np.int64)
+    hu_h = hidx[hu_mask]
+    hu_f = int_column(e, "from_seat", -1)[hu_mask]
     if hu_mask.any():
-        hu_h = hidx[hu_mask]
-        hu_f = int_column(e, "from_seat", -1)[hu_mask]
         first_h, first = np.unique(hu_h, return_index=True)
         hu_from[first_h] = hu_f[first]
 
@@ -359,7 +359,10 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     plain_self_draw = self_drawn & ~rob_kong
     # the same per win, then onto the seats: each winner wins, each loser deals in
     w_rob = w_kind == "rob_kong"
-    w_loser = np.where((w_loser < 0) & (w_winner >= 0) & (w_rob | ~w_self), hu_from[wi], w_loser)
+    # the k-th win of a hand is its k-th hu event (format.md §5: wins in hu order), so a later
+    # win of a multi-win hand (血战到底, 一炮多响) takes its own hu event's from_seat
+    w_from = _nth_hu_from(wi, hu_h, hu_f)
+    w_loser = np.where((w_loser < 0) & (w_winner >= 0) & (w_rob | ~w_self), w_from, w_loser)
     w_plain_self = w_self & ~w_rob
     seat_win = np.zeros(4 * n, dtype=bool)
     seat_self_draw = np.zeros(4 * n, dtype=bool)
@@ -372,6 +375,8 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     seat_fan_total[slot] = w_total[won]
     lost = (w_loser >= 0) & (w_loser < 4) & won
     seat_deal_in[wi[lost] * 4 + w_loser[lost]] = True
+    # each win a seat paid as discarder or robbed konger (several a hand in Sichuan)
+    seat_deal_ins = np.bincount(wi[lost] * 4 + w_loser[lost], minlength=4 * n)
 
     # --- payments: net score per seat -----------------------------------------------------------
     points = np.full(4 * n, np.nan)
@@ -421,6 +426,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
         win=is_winner,
         self_draw=seat_self_draw,
         deal_in=seat_deal_in,
+        deal_ins=seat_deal_ins.astype(np.int8),
         draw=draw[hand_of_seat],
         called=called,
         discards=discards.astype(np.int16),
@@ -439,6 +445,24 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
             count=int_column(f, "count", 1).astype(np.int16),
         )
     return n
+
+
+def _nth_hu_from(win_hand: np.ndarray, hu_hand: np.ndarray, hu_from: np.ndarray) -> np.ndarray:
+    """Per win (rows grouped by hand, in win order), the from_seat of its hand's hu event of the
+    same rank (-1 where the hand has fewer hu events than wins)."""
+    out = np.full(len(win_hand), -1, dtype=np.int64)
+    if len(win_hand) == 0 or len(hu_hand) == 0:
+        return out
+    order = np.argsort(win_hand, kind="stable")
+    ranked = win_hand[order]
+    win_rank = np.empty(len(win_hand), dtype=np.int64)
+    win_rank[order] = np.arange(len(ranked)) - np.searchsorted(ranked, ranked)
+    hu_rank = np.arange(len(hu_hand)) - np.searchsorted(hu_hand, hu_hand)  # events are in hand order
+    where = np.searchsorted(hu_hand, win_hand) + win_rank
+    ok = where < len(hu_hand)
+    ok[ok] = (hu_hand[where[ok]] == win_hand[ok]) & (hu_rank[where[ok]] == win_rank[ok])
+    out[ok] = hu_from[where[ok]]
+    return out
 
 
 def _empty_fans() -> pd.DataFrame:
@@ -466,7 +490,8 @@ def _empty_base() -> Base:
               fan_total=np.zeros(0))
     seats.add(hand_id=np.zeros(0, np.int64), seat=np.zeros(0, np.int8), wind=np.zeros(0, np.int8),
               streak=np.zeros(0, np.int16), hands=np.zeros(0, np.int8), win=np.zeros(0, bool),
-              self_draw=np.zeros(0, bool), deal_in=np.zeros(0, bool), draw=np.zeros(0, bool),
+              self_draw=np.zeros(0, bool), deal_in=np.zeros(0, bool), deal_ins=np.zeros(0, np.int8),
+              draw=np.zeros(0, bool),
               called=np.zeros(0, bool), discards=np.zeros(0, np.int16), fan_total=np.zeros(0),
               points=np.zeros(0), scored=np.zeros(0, bool))
     return Base(hands.frame(_HAND_CATEGORIES), seats.frame(_SEAT_CATEGORIES), _empty_fans(),

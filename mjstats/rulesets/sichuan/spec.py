@@ -10,14 +10,17 @@ RULESET = Ruleset(
     hand_size=13,  # reference sichuan.md: 13 dealt, the dealer 14
     tile_count=108,  # reference sichuan.md: the three suits only, 4 of each
     recorded=True,
-    shared_metrics=False,  # several wins a hand (血战到底): its own metrics are still to come
     # reference sichuan.md §7: a void-suit discard, a chow, a doubled 查叫; payment and fan are
     # Sichuan's own makers (payments of several wins), so the shared ones do not apply
     fault_kinds=("payment", "void_discard", "chow", "cha_jiao", "fan"),
     faults="faults:MAKERS",
     faults_own_only=True,
+    notes="notes:NOTES",
     replay="replay",
     checks="checks:CHECKS",
     user_profile="replay:sichuan_profile",
     sim="sim_game",
+    metrics="metrics",
+    stats="stats",
+    report="section:SECTIONS",
 )

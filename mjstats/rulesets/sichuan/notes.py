@@ -1,0 +1,24 @@
+"""What Sichuan says in texts shared by every ruleset (metric definitions, report sections),
+keyed by the place that shows it. Plain data, importing nothing."""
+
+__all__ = ["NOTES"]
+
+NOTES = {
+    # reference sichuan.md §4.3: 血战到底, play goes on until three seats have won
+    "win_rate": "Sichuan 血战到底: up to three seats win a hand (一炮多响 included), each counted; a "
+    "seat wins at most once a hand (it is out after winning), so the rate is the share of "
+    "seat-hands that went out.",
+    "deal_in_rate": "Sichuan: a seat can deal in several times a hand (play goes on after each "
+    "win); the rate counts the seat-hand once, the extra column `deal_ins` counts every win the "
+    "seat paid as discarder or robbed konger.",
+    "draw_rate": "Sichuan: only hands nobody won (outcome `draw`); a hand whose wall ran out after "
+    "one or two wins is a won hand (its end is in `sc_flower_pig_rate`, `sc_cha_jiao_rate`).",
+    # reference sichuan.md §3.6: 平胡 is 0 fan, the multiplier is 2^min(fan, cap)
+    "mean_fan": "Sichuan totals are the 0-based fan before the cap (平胡 = 0, reference sichuan.md "
+    "§3.6), `sc_multiplier_share` giving the capped multipliers",
+    "mean_win_points": "The winner's net of the whole hand. Sichuan: kong money and what the "
+    "winner paid before going out included; `sc_win_order_points` splits it by order of winning.",
+    # reference sichuan.md §1.5: no dealer premium and no 连庄 count
+    "streaks_section": "Sichuan records no dealer streak (its scoring has no 连庄 count), so its "
+    "streaks stay 0.",
+}

@@ -61,7 +61,7 @@ mean_win_turn = _seat_mean("mean_win_turn", lambda s: s["discards"].to_numpy(flo
 
 win_rate = _seat_rate("win_rate", "win")
 self_draw_share = _seat_rate("self_draw_share", "self_draw", "win")
-# deal_ins: every win the seat paid as discarder (several a hand in Sichuan 血战到底)
+# deal_ins: every win the seat paid as discarder (several a hand where play goes on after a win)
 deal_in_rate = _seat_rate("deal_in_rate", "deal_in", deal_ins="deal_ins")
 call_rate = _seat_rate("call_rate", "called")
 

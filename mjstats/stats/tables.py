@@ -375,7 +375,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
     seat_fan_total[slot] = w_total[won]
     lost = (w_loser >= 0) & (w_loser < 4) & won
     seat_deal_in[wi[lost] * 4 + w_loser[lost]] = True
-    # each win a seat paid as discarder or robbed konger (several a hand in Sichuan)
+    # each win a seat paid as discarder or robbed konger (several a hand where play goes on after a win)
     seat_deal_ins = np.bincount(wi[lost] * 4 + w_loser[lost], minlength=4 * n)
 
     # --- payments: net score per seat -----------------------------------------------------------

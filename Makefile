@@ -46,7 +46,7 @@ notebooks: $(STAMP_NOTEBOOK)
 ## Regenerate the bundled simulated samples (byte-identical for the same seed).
 SIM_HANDS := 2000
 samples: $(STAMP_RUN)
-	for r in guobiao fuzhou sichuan; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz -q; done
+	for r in guobiao fuzhou sichuan; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz --force -q; done
 
 ## The whole (fast) test suite, plus ruff.
 test: $(STAMP_DEV)

@@ -83,3 +83,20 @@ def test_non_numeric_hands_is_an_argparse_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exc:
         _run("--rules", "guobiao", "--hands", "many", "--out", str(tmp_path / "x.jsonl"))
     assert exc.value.code == 2
+
+
+def test_an_existing_file_is_replaced_only_with_force(tmp_path: Path, capsys) -> None:
+    """simulate never replaces a user's file unasked: an existing --out (or its faults file)
+    is refused with one line, and replaced with --force."""
+    out = tmp_path / "mine.jsonl"
+    out.write_text("my notes\n", encoding="utf-8")
+    assert _run("--rules", "guobiao", "--hands", "2", "--out", str(out), "-q") == 2
+    assert "exists; use --force" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "my notes\n"
+    faults = tmp_path / "fresh.faults.jsonl"
+    faults.write_text("kept\n", encoding="utf-8")
+    fresh = tmp_path / "fresh.jsonl"
+    assert _run("--rules", "guobiao", "--hands", "2", "--faults", "0.5", "--out", str(fresh), "-q") == 2
+    assert not fresh.exists() and faults.read_text(encoding="utf-8") == "kept\n"
+    assert _run("--rules", "guobiao", "--hands", "2", "--out", str(out), "--force", "-q") == 0
+    assert out.read_text(encoding="utf-8").startswith("{")

@@ -60,6 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="rigged play: seats A and B see each other's hands and feed each other's wins and "
         "pungs (recorded in each hand's meta)",
     )
+    p.add_argument("--force", action="store_true",
+                   help="replace FILE (and its .faults.jsonl) if it exists")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress line or summary")
     p.set_defaults(func=run)
 
@@ -86,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
         raise MjstatsError(f"{args.out}: the folder {parent} does not exist")
     if args.out.is_dir():
         raise MjstatsError(f"{args.out} is a folder; --out names the .jsonl file to write")
+    # never replace a user's file unasked: an existing output (or faults file) needs --force
+    for target in (args.out, faults_path(args.out)) if args.faults > 0 else (args.out,):
+        if target.exists() and not args.force:
+            raise MjstatsError(f"{target}: exists; use --force to replace it")
     named = args.profile in (None, "seed", "platform")
     if get(args.rules).user_profile is not None and not named and not Path(args.profile).is_file():
         raise MjstatsError(f"--profile {args.profile}: not seed, platform or a TOML file")

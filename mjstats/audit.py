@@ -51,8 +51,9 @@ from mjstats.replay import (
 )
 from mjstats.store import open_dataset
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
+from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
-from mjstats.store.remote import dataset_lock, is_url, local_path, new_remote_version, read_version_part
+from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
 from mjstats.workers import ordered_map
 
@@ -465,21 +466,26 @@ def _pool_results(
     )
 
 
-class AuditWriter:
+class PartWriter:
     """Buffers task results and writes them as numbered part files per table and ruleset, so the
-    tables read back in task order (part files are read in name order)."""
+    tables read back in task order (part files are read in name order). Shared by every stage
+    that stores derived tables (the audit, the decisions): ``schemas`` names the tables."""
 
-    def __init__(self, put: Callable[[str, pa.Table], None], flush_hands: int) -> None:
+    def __init__(
+        self, put: Callable[[str, pa.Table], None], flush_hands: int, schemas: Mapping[str, pa.Schema]
+    ) -> None:
         self.put = put
         self.flush_hands = flush_hands
-        self.pending: dict[str, list[pa.Table]] = {name: [] for name in AUDIT_SCHEMAS}
+        self.schemas = schemas
+        self.pending: dict[str, list[pa.Table]] = {name: [] for name in schemas}
         self.hands = 0
         self.files = 0
 
-    def add(self, tables: Mapping[str, pa.Table]) -> None:
+    def add(self, tables: Mapping[str, pa.Table], hands: int) -> None:
+        """Buffer one task's tables (``hands``: the hands they cover); write past flush_hands."""
         for name, table in tables.items():
             self.pending[name].append(table)
-        self.hands += tables["audited_hands"].num_rows
+        self.hands += hands
         if self.hands >= self.flush_hands:
             self.flush()
 
@@ -489,7 +495,7 @@ class AuditWriter:
         name_of_file = f"part-{self.files:05d}.parquet"
         self.files += 1
         for name, parts in self.pending.items():
-            table = pa.concat_tables(parts) if parts else AUDIT_SCHEMAS[name].empty_table()
+            table = pa.concat_tables(parts) if parts else self.schemas[name].empty_table()
             parts.clear()
             column = table.column("ruleset")
             rest = table.drop_columns(["ruleset"])
@@ -499,10 +505,12 @@ class AuditWriter:
 
 
 @contextmanager
-def audit_output_version(dataset: str | Path) -> Iterator[tuple[Callable[[str, pa.Table], None], dict]]:
-    """The next version of ``dataset`` without the audit tables: yields (write a file, manifest).
-    Local folders and ``file://`` use the atomic local layout; other URLs ``new_remote_version``."""
-    names = tuple(AUDIT_SCHEMAS)
+def derived_output_version(
+    dataset: str | Path, names: tuple[str, ...]
+) -> Iterator[tuple[Callable[[str, pa.Table], None], dict]]:
+    """The next version of ``dataset`` without the derived tables ``names`` (a rerun replaces
+    them): yields (write a file, manifest). Local folders and ``file://`` use the atomic local
+    layout; other URLs ``new_remote_version``."""
     local = local_path(dataset) if isinstance(dataset, str) else dataset
     if local is not None:
         with new_version(local, drop=names) as (staging, manifest):
@@ -578,10 +586,10 @@ def store_results(
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
     done = 0
-    with audit_output_version(dataset) as (put, manifest):
-        writer = AuditWriter(put, flush_hands)
+    with derived_output_version(dataset, tuple(AUDIT_SCHEMAS)) as (put, manifest):
+        writer = PartWriter(put, flush_hands, AUDIT_SCHEMAS)
         for tables, task_statuses, task_checks, n in results:
-            writer.add(tables)
+            writer.add(tables, tables["audited_hands"].num_rows)
             statuses.update(task_statuses)
             checks.update(task_checks)
             done += n

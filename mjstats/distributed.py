@@ -37,7 +37,8 @@ from mjstats.audit import (
 from mjstats.errors import MjstatsError
 from mjstats.replay import ReplayProfile
 from mjstats.store import open_dataset
-from mjstats.store.remote import RemoteDataset, dataset_lock, is_url
+from mjstats.store.fs import is_url
+from mjstats.store.remote import RemoteDataset, dataset_lock
 
 __all__ = ["FLUSH_HANDS", "audit_distributed", "connect", "replay_task"]
 

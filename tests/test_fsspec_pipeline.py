@@ -216,6 +216,22 @@ def test_the_python_api_takes_urls(memory_url: str, sim_file: Path) -> None:
     assert not Path("memory:").exists()  # nothing went to a local folder named like the URL
 
 
+
+def test_decisions_on_a_url_equal_the_local_run(memory_url: str, tmp_path: Path) -> None:
+    """``mjstats.decisions`` writes its table into the next version at a URL, as the audit does,
+    and the table equals the one a local dataset of the same hands gets."""
+    from mjstats.decision.stage import decisions
+    from mjstats.store import SourceInput, ingest_sources
+
+    local = tmp_path / "ds"
+    for target in (str(local), memory_url):
+        ingest_sources([SourceInput(SAMPLE, "botzone")], target)
+        assert decisions(target, jobs=1).decisions > 0
+    with open_dataset(local) as here, open_dataset(memory_url) as there:
+        assert there.path.name == "v000002"
+        assert there.table("decisions").equals(here.table("decisions"))
+    assert not Path("memory:").exists()
+
 # --- an S3-compatible server ----------------------------------------------------------------------
 @pytest.fixture()
 def s3_bucket(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:

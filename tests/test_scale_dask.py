@@ -244,7 +244,7 @@ def test_streamed_files_read_back_in_task_order(tmp_path: Path, tasks: list[list
     """Whatever the flush size, each table reads back as the tasks' rows in order, per ruleset."""
     import pyarrow.dataset as pads
 
-    from mjstats.audit import AuditWriter
+    from mjstats.audit import PartWriter
 
     folder = tmp_path / f"w{uuid.uuid4().hex}"
 
@@ -252,7 +252,7 @@ def test_streamed_files_read_back_in_task_order(tmp_path: Path, tasks: list[list
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(table, folder / rel)
 
-    writer = AuditWriter(put, flush)
+    writer = PartWriter(put, flush, AUDIT_SCHEMAS)
     rows: list[tuple[str, str, int]] = []
     for t, rulesets in enumerate(tasks):
         hands = {
@@ -266,7 +266,7 @@ def test_streamed_files_read_back_in_task_order(tmp_path: Path, tasks: list[list
         rows.extend(zip(rulesets, hands["match_id"], hands["hand_no"], strict=True))
         tables = {n: s.empty_table() for n, s in AUDIT_SCHEMAS.items()}
         tables["audited_hands"] = pa.Table.from_pydict(hands, schema=AUDIT_SCHEMAS["audited_hands"])
-        writer.add(tables)
+        writer.add(tables, len(rulesets))
     writer.flush()
     want = sorted(rows, key=lambda r: r[0])  # stable: task order within each ruleset
     if not want:

@@ -18,7 +18,7 @@ import mjstats
 from mjstats.cli import main
 from mjstats.errors import MjstatsError
 from mjstats.formats.botzone import read_botzone
-from mjstats.records import Hand
+from mjstats.records import Event, EventKind, Hand
 from mjstats.replay import Meld, replay_hand
 from mjstats.tiles import Tile
 from mjstats.viewer import BACK, DisplayError, meld_view, table_views, voids_of
@@ -113,7 +113,9 @@ def test_findings_are_marked_at_their_event(hand: Hand) -> None:
 
 def test_voids_come_from_the_hand(hand: Hand) -> None:
     assert voids_of(hand) == (None,) * 4
-    sichuan = dataclasses.replace(hand, meta=(("void", "BW-T"),))
+    declared = tuple(Event(seq=i, kind=EventKind.VOID, seat=s, tile=Tile(t)) for i, (s, t) in
+                     enumerate(((0, 18), (1, 0), (3, 9))))  # seat 0 dots, 1 characters, 3 bamboo
+    sichuan = dataclasses.replace(hand, events=declared + hand.events)
     assert voids_of(sichuan) == (2, 0, None, 1)
     assert "缺" in sichuan._repr_html_()
 

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
 from mjstats.progress import ProgressLine
+from mjstats.store.fs import dataset_location
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "useful_lost, missed_win_rate, danger_rate, unsafe_rate and call_gain_rate read it. "
         "See docs/decisions.md.",
     )
-    p.add_argument("dataset", type=Path, metavar="DATASET")
+    p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: the CPU count)"
     )

@@ -19,14 +19,13 @@ from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
-from mjstats.audit import PartSlicer, Task, plan_tasks
+from mjstats.audit import PartSlicer, PartWriter, Task, derived_output_version, plan_tasks
 from mjstats.decision.judge import FLAGS, KINDS, hand_decisions
 from mjstats.records import Hand
 from mjstats.replay.profile import ReplayProfile
 from mjstats.store import open_dataset
-from mjstats.store.layout import new_version
+from mjstats.store.fs import is_url
 from mjstats.store.remote import dataset_lock
 from mjstats.workers import ordered_map
 
@@ -180,7 +179,7 @@ def decisions(
     each hand's own). Holds the dataset's writer lock (another writer makes it wait up to
     ``wait`` seconds, then DatasetBusy)."""
     started = time.perf_counter()
-    root = Path(path)
+    root = path if is_url(path) else Path(path)
     jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     kinds: Counter[str] = Counter()
     flags: Counter[str] = Counter()
@@ -189,34 +188,10 @@ def decisions(
     done = rows = 0
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
         tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
-        with new_version(root, drop=(DECISIONS,)) as (staging, manifest):
-            folder = staging / DECISIONS
-            folder.mkdir()
-            pending: list[pa.Table] = []
-            pending_hands = files = 0
-
-            def flush() -> None:
-                nonlocal pending_hands, files
-                table = pa.concat_tables(pending) if pending else DECISIONS_SCHEMA.empty_table()
-                pending.clear()
-                name = f"part-{files:05d}.parquet"
-                files += 1
-                column = table.column("ruleset")
-                rest = table.drop_columns(["ruleset"])
-                values = sorted(set(pc.unique(column).to_pylist()), key=str) or [None]
-                for value in values:
-                    if value is None:  # no decision at all: an empty file keeps the columns
-                        target, chosen = folder / "part-empty.parquet", rest
-                    else:
-                        target = folder / f"ruleset={value}" / name
-                        chosen = rest.filter(pc.equal(column, value))
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    pq.write_table(chosen, target, compression="zstd")
-                pending_hands = 0
-
+        with derived_output_version(root, (DECISIONS,)) as (put, manifest):
+            writer = PartWriter(put, flush_hands, {DECISIONS: DECISIONS_SCHEMA})
             for table, task_skipped, task_errors, n in _results(tasks, jobs, overrides):
-                pending.append(table)
-                pending_hands += n
+                writer.add({DECISIONS: table}, n)
                 rows += table.num_rows
                 kinds.update(_counts(table, "kind"))
                 flags.update(_flag_counts(table))
@@ -225,10 +200,10 @@ def decisions(
                 done += n
                 if progress is not None:
                     progress(done)
-                if pending_hands >= flush_hands:
-                    flush()
-            if pending_hands or not files:
-                flush()
+            writer.flush()
+            if not rows:  # no decision at all: an empty file keeps the table's columns
+                empty = DECISIONS_SCHEMA.empty_table().drop_columns(["ruleset"])
+                put(f"{DECISIONS}/part-empty.parquet", empty)
             manifest["tables"] = sorted({*manifest.get("tables", []), DECISIONS})
     return DecisionSummary(
         dataset=str(path),

@@ -20,7 +20,6 @@ from mjstats.replay.state import TurnState
 from mjstats.viewer.tiles_svg import BACK
 
 __all__ = [
-    "VOID_META",
     "FindingMark",
     "MeldView",
     "SeatView",
@@ -31,9 +30,7 @@ __all__ = [
     "voids_of",
 ]
 
-VOID_META = "void"  # Hand.meta key: each seat's void suit (定缺), four of W/T/B or "-"
 
-_SUITS = "WTB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,22 +107,13 @@ class TableView:
 
 
 def voids_of(hand: Hand) -> tuple[int | None, ...]:
-    """Each seat's void suit (定缺): from the hand's ``void`` events (docs/format.md: the
-    suit of the event's tile), else from a ``void`` meta value (``"BW-T"``: seat 0 void in dots,
-    seat 1 in characters, seat 2 none, seat 3 in bamboo); all None when the hand has neither."""
+    """Each seat's void suit (定缺, 0 W / 1 T / 2 B) from its ``void`` event (docs/format.md: the
+    suit of the event's tile); None for a seat that declared none."""
     out: list[int | None] = [None] * 4
-    declared = False
     for event in hand.events:
         if (event.kind is EventKind.VOID and event.seat is not None and event.tile is not None
                 and 0 <= event.seat < 4 and 0 <= int(event.tile) < 27):
             out[event.seat] = int(event.tile) // 9
-            declared = True
-    if declared:
-        return tuple(out)
-    text = dict(hand.meta).get(VOID_META, "")
-    for i in range(4):
-        letter = text[i].upper() if i < len(text) else "-"
-        out[i] = _SUITS.index(letter) if letter in _SUITS else None
     return tuple(out)
 
 

@@ -5,6 +5,7 @@ on the bundled data (the parameters cell is replaced to point at a dataset built
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from pathlib import Path
@@ -95,21 +96,32 @@ def _run_all(runs: list[tuple[Path, Path, str | None]], executed: dict | None = 
     """Execute notebooks side by side (one kernel each); the errors they raised. ``executed``
     receives each executed notebook by (file name, period)."""
 
-    async def run(path: Path, dataset: Path, period: str | None) -> list[str]:
+    async def run(
+        path: Path, dataset: Path, period: str | None, slots: asyncio.Semaphore
+    ) -> list[str]:
         nb = _prepared(path, dataset, period)
         if executed is not None:
             executed[(path.name, period)] = nb
+        # a kernel's start-up competes with the others' cells for the CPU: a loaded CI machine
+        # took over nbclient's default 60 s to answer, so starts get as long as cells do
         client = nbclient.NotebookClient(
-            nb, timeout=180, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+            nb,
+            timeout=300,
+            startup_timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
         )
-        try:
-            await client.async_execute()
-        except nbclient.exceptions.CellExecutionError as exc:
-            return [f"{path.name} (PERIOD={period!r}): {str(exc)[-1500:]}"]
+        async with slots:
+            try:
+                await client.async_execute()
+            except nbclient.exceptions.CellExecutionError as exc:
+                return [f"{path.name} (PERIOD={period!r}): {str(exc)[-1500:]}"]
         return _errors(path.name, nb)
 
     async def everything() -> list[list[str]]:
-        return await asyncio.gather(*(run(*r) for r in runs))
+        # no more kernels at once than the machine has cores (at least two)
+        slots = asyncio.Semaphore(max(2, os.cpu_count() or 2))
+        return await asyncio.gather(*(run(*r, slots) for r in runs))
 
     return [e for errors in asyncio.run(everything()) for e in errors]
 
@@ -149,6 +161,6 @@ def test_notebooks_run_for_one_period(bundled_dataset: Path) -> None:  # noqa: F
 def test_kernel_is_this_python(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import sys; print(sys.executable)")]
-    nbclient.NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    nbclient.NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3").execute()
     printed = nb.cells[0].outputs[0]["text"].strip()
     assert Path(printed).resolve() == Path(sys.executable).resolve()

@@ -363,3 +363,50 @@ def test_a_second_remote_writer_waits_then_names_the_holder(
     err = capsys.readouterr().err
     assert "another writer is changing this dataset (pid 1 on other-host (mjstats audit))" in err
     assert fs.cat_file(f"{root}/CURRENT").strip() == b"v000001"
+
+
+def test_a_killed_readers_snapshot_is_removed_by_the_next_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kill -9 leaves no chance to clean up: the next opening on the host removes the snapshots
+    whose process is gone, and nothing else in the temporary folder."""
+    import os
+    import signal
+    import subprocess
+    import tempfile
+
+    from mjstats.store.snapshot import remove_orphan_snapshots
+
+    dataset = tmp_path / "ds"
+    with redirect_stdout(io.StringIO()):
+        assert main(["ingest", "-q", str(SAMPLE), "--out", str(dataset)]) == 0
+    url = f"local://{dataset}"  # fsspec's local filesystem, read as a URL (file:// is a folder)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    others = [scratch / "mjstats-snapshot-notours", scratch / "user-folder"]
+    for folder in others:
+        folder.mkdir()
+    killed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import os, signal\nfrom mjstats.store import open_dataset\n"
+                f"ds = open_dataset({url!r})\nassert len(ds.table('hands')) > 0\n"
+                "os.kill(os.getpid(), signal.SIGKILL)\n"
+            ),
+        ],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        capture_output=True,
+        text=True,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = [p for p in scratch.iterdir() if p not in others]
+    assert len(left) == 1 and left[0].name.startswith("mjstats-snapshot-")
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    with open_dataset(url) as ds:
+        assert not left[0].exists()  # the orphan went when this reader opened
+        mine = [p for p in scratch.iterdir() if p not in others]
+        assert len(mine) == 1 and (mine[0] / ds.path.name / "manifest.json").is_file()
+        assert remove_orphan_snapshots(scratch) == []  # a running reader's snapshot stays
+    assert sorted(scratch.iterdir()) == sorted(others)

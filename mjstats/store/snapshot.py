@@ -1,15 +1,18 @@
 """Reading a dataset at a URL: a local snapshot of its live version.
 
 A version never changes once it is live, so a reader copies the one ``CURRENT`` names into a
-private temporary folder (``$TMPDIR/mjstats-snapshot-*``, fsspec's batch download: concurrent on
-object stores) and reads that with the local reader, every table and statistic unchanged. While
-it copies, a pin (``remote_pins``) keeps writers from collecting the version; once copied, no
-writer can break the reader at all. The folder is removed when the reader is closed or
-garbage-collected (docs/scaling.md).
+private temporary folder (``$TMPDIR/mjstats-snapshot-<host>@<pid>@*``, fsspec's batch download:
+concurrent on object stores) and reads that with the local reader, every table and statistic
+unchanged. While it copies, a pin (``remote_pins``) keeps writers from collecting the version;
+once copied, no writer can break the reader at all. The folder is removed when the reader is
+closed or garbage-collected; a reader killed outright (``kill -9``) cannot, so the next opening
+on the same host removes the snapshots whose process is gone (docs/scaling.md).
 """
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -18,12 +21,37 @@ from typing import Any
 from mjstats.errors import DatasetError
 from mjstats.store.fs import remote_errors, url_filesystem
 from mjstats.store.layout import STAGING_MARKER
+from mjstats.store.pins import _alive, _host
 from mjstats.store.remote import live_name, read_remote_manifest, require_live
 from mjstats.store.remote_pins import pin_remote, unpin_remote
 
-__all__ = ["DatasetURL", "download_live_version"]
+__all__ = ["DatasetURL", "download_live_version", "remove_orphan_snapshots"]
 
 _ATTEMPTS = 5  # CURRENT read again when its version is collected before it was pinned
+_PREFIX = "mjstats-snapshot-"
+# the owner is in the folder's name (made atomically by mkdtemp): host, process id, random part
+_SNAPSHOT_RE = re.compile(re.escape(_PREFIX) + r"([A-Za-z0-9._-]{0,64})@(\d{1,10})@[A-Za-z0-9_]+")
+
+
+def remove_orphan_snapshots(folder: str | Path | None = None) -> list[Path]:
+    """Remove the snapshots in ``folder`` (the temporary folder by default) left by processes of
+    this host that are gone (killed before they could clean up); the folders removed. Folders of
+    other hosts, of running processes, or not named as mjstats names its snapshots are kept."""
+    base = Path(folder if folder is not None else tempfile.gettempdir())
+    removed = []
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return removed
+    host = _host()
+    for entry in entries:
+        m = _SNAPSHOT_RE.fullmatch(entry.name)
+        if m is None or m.group(1) != host or int(m.group(2)) == os.getpid():
+            continue
+        if not _alive(int(m.group(2))) and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+    return removed
 
 
 class DatasetURL(str):
@@ -51,7 +79,8 @@ def download_live_version(url: str) -> tuple[Path, Path, dict[str, Any]]:
                 if live_name(fs, root, url) == name:
                     raise
                 continue  # collected between reading CURRENT and pinning it: read CURRENT again
-            tmp = Path(tempfile.mkdtemp(prefix="mjstats-snapshot-"))
+            remove_orphan_snapshots()
+            tmp = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{_host()}@{os.getpid()}@"))
             try:
                 local = tmp / name
                 _copy_version(fs, version, local, url)

@@ -24,7 +24,7 @@ from functools import cache
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
 from mjstats.rules.hand import _honour_options, _suit_options
 
-__all__ = ["guobiao_discard_shanten", "guobiao_useful", "guobiao_useful_after_discards"]
+__all__ = ["guobiao_discard_shanten", "guobiao_shanten", "guobiao_useful", "guobiao_useful_after_discards"]
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
@@ -191,6 +191,15 @@ def _parts(counts: Counts, groups: int) -> list[int]:
         _suit_mask(counts[18:27], groups),
         _honour_mask(_honours(counts), groups),
     ]
+
+
+def guobiao_shanten(counts: Counts, melds: int) -> int:
+    """The shanten of a 13 - 3m tile hand on the regular form and 七对 (``GuobiaoShape.shanten``)
+    from the part masks: four memoised lookups and three merges."""
+    groups = 4 - melds
+    a, b, c, d = _parts(counts, groups)
+    regular = _least(_merge(_merge(a, b, groups), _merge(c, d, groups), groups), groups)
+    return min(regular, _seven_pairs(counts)) if melds == 0 else regular
 
 
 def _rests(masks: list[int], groups: int) -> list[int]:

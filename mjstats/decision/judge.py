@@ -98,7 +98,8 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     return out
 
 
-_NOT_ASKED = frozenset({-1})  # a marker: waits or shanten not computed yet
+_NOT_ASKED = frozenset({-1})  # a marker: waits not computed yet
+_NO_WAITS: frozenset[int] = frozenset()
 
 
 class _SeatHand:
@@ -133,6 +134,7 @@ class _Judge:
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
         self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
         self.hands: list[_SeatHand | None] = [None] * 4
+        self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
         handlers = replay.handlers
         self._wrap(handlers, EventKind.DISCARD, self.on_discard)
         for kind in _CLAIMS:
@@ -164,9 +166,15 @@ class _Judge:
         return known
 
     def waits(self, known: _SeatHand) -> frozenset[int]:
-        """The kinds completing a seat's (playing) hand, asked once per hand."""
+        """The kinds completing a seat's (playing) hand, asked once per hand (not at all of a
+        hand the view says cannot wait)."""
         if known.waits is _NOT_ASKED:
-            known.waits = self.view.waits(self.replay, known.counts, tuple(known.melds))
+            view = self.view
+            far = view.far_waits
+            if far is not None and self.hand_shanten(known) > 0 and not far(known.counts, known.groups):
+                known.waits = _NO_WAITS
+            else:
+                known.waits = view.waits(self.replay, known.counts, tuple(known.melds))
         return known.waits
 
     def hand_shanten(self, known: _SeatHand) -> int:
@@ -221,7 +229,18 @@ class _Judge:
         inner(ev)
         self.last_discard = row
         if row is not None:
+            if row.after is not None:
+                self.keep_shanten(seat, int(tile), row.after)  # type: ignore[arg-type]
             self.judge_responses(ev.seq, seat, int(tile))  # type: ignore[arg-type]
+
+    def keep_shanten(self, seat: int, tile: int, after: int) -> None:
+        """The discarder's hand now is the one judged without ``tile``: its shanten is known
+        (``discard_shanten`` is ``shanten`` of the hand left), and is kept for its waits."""
+        known = self.seat_hand(seat)
+        if known.shanten == -99 and known.playing:
+            judged = self.judged
+            if known.counts == (*judged[:tile], judged[tile] - 1, *judged[tile + 1 :]):
+                known.shanten = after
 
     def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
         """Whether the drawn tile surely completes no hand: not among the waits of the hand
@@ -277,6 +296,7 @@ class _Judge:
                 t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
                 for t in candidates
             }
+        self.judged = counts
         unseen = self.unseen(seat, counts)
         useful = {}
         for t in candidates:

@@ -19,7 +19,6 @@ from mjstats.rulesets.guobiao.incremental import (
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
 
 if TYPE_CHECKING:
-    from mjstats.replay.profile import Meld
     from mjstats.replay.replayer import HandReplay
 
 __all__ = ["VIEW"]
@@ -50,27 +49,20 @@ def _guobiao_waits(counts: Counts, melds: MeldKey) -> frozenset[int]:
 
 def _special_may_wait(counts: Counts, melds: int) -> bool:
     """Whether a hand that is not waiting on the regular form or 七对 may still wait on a
-    special form: each test is necessary for its form to be one tile away."""
+    special form (the judge then asks for its waits): each test is necessary for its form to be
+    one tile away, as in ``tenpai.shanten``."""
     if melds > 1:
         return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
     if melds == 0:
-        if 34 - counts.count(0) >= 13:  # 全不靠: 13 different kinds
+        kinds = 34 - counts.count(0)
+        if kinds >= 13:  # 全不靠: 13 different kinds
             return True
-        if sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
+        if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
             return True
     # 组合龙: 8 of a knitted straight's 9 tiles
     return 27 - counts[:27].count(0) >= 8 and any(
         sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
     )
-
-
-def _gb_waits(counts: Counts, melds: tuple[Meld, ...]) -> frozenset[int]:
-    """The waits of a hand, asked of the full engine only when some form is one tile away:
-    most hands an opponent holds are not waiting, and the regular/七对 shanten says so cheaply."""
-    exposed = len(melds)
-    if max(counts) <= 4 and guobiao_shanten(counts, exposed) > 0 and not _special_may_wait(counts, exposed):
-        return frozenset()
-    return _guobiao_waits(counts, tuple(m.as_tuple() for m in melds))
 
 
 def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
@@ -100,14 +92,18 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
 VIEW = RulesetView(
     name="guobiao",
     size=13,
-    shanten=lambda replay, counts, melds: _guobiao_shanten(counts, melds),
+    # the part masks' shanten (a record's fifth copy goes to the engine's own)
+    shanten=lambda replay, counts, melds: (
+        guobiao_shanten(counts, melds) if max(counts) <= 4 else _guobiao_shanten(counts, melds)
+    ),
     useful=lambda replay, counts, melds: guobiao_useful(counts, melds),
     discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
-    waits=lambda replay, counts, melds: _gb_waits(counts, melds),
+    waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
     legal_win=_gb_legal_win,
     may_discard=None,  # any held tile
     may_claim=lambda replay, tile: True,
     face_up=lambda replay: (),
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list
+    far_waits=_special_may_wait,
 )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import add as _add
+from operator import sub as _sub
 
 from mjstats.decision.view import RulesetView, view_for
 from mjstats.errors import ProfileError
@@ -28,6 +30,7 @@ UNKNOWN = -1  # danger of a discard whose opponents' hands are not all of a play
 _CLAIMS = (EventKind.CHI, EventKind.PENG, EventKind.GANG)
 _RESPONSES = frozenset({*_CLAIMS, EventKind.HU, EventKind.IGNORED})
 _NAMES = tuple(ALL_KINDS[k].botzone for k in range(34))
+_FOURS, _ZEROS = (4,) * 34, (0,) * 34
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,16 +194,17 @@ class _Judge:
 
     def unseen(self, seat: int, counts: tuple[int, ...]) -> list[int]:
         """Copies of each kind ``seat`` cannot see: 4 minus its own concealed tiles and
-        concealed kongs, every river tile not claimed, every exposed meld, tiles face up
-        (negative where a record holds too many; the caller counts those as none)."""
+        concealed kongs, every river tile not claimed, every exposed meld, tiles face up (none
+        where a record holds too many). Element-wise maps: no Python loop over the kinds."""
         state = self.state
-        out = [4 - a - b for a, b in zip(counts, state.visible, strict=False)]  # visible: flowers too
-        for meld in state.seats[seat].melds:
+        out = list(map(_sub, _FOURS, map(_add, counts, state.visible)))  # visible: flowers too
+        melds = state.seats[seat].melds
+        for meld in melds:
             if meld.kind == "GANG" and meld.offer == 0:  # own concealed kong: not in visible
                 out[meld.tile] -= 4
         for k in self.view.face_up(self.replay):
             out[k] -= 1
-        return out
+        return list(map(max, out, _ZEROS))
 
     def shanten(self, counts: tuple[int, ...], groups: int) -> int:
         return self.view.shanten(self.replay, counts, groups)
@@ -281,14 +285,14 @@ class _Judge:
         ):
             row.flags.add("missed_win")
         if view.may_discard is None:
-            allowed = [t for t in range(34) if counts[t]]
+            shanten = view.discard_shanten(replay, counts, groups, None)  # every held kind
         else:
             allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
             if tile not in allowed:
                 allowed.append(tile)
-        shanten = view.discard_shanten(replay, counts, groups, allowed)
+            shanten = view.discard_shanten(replay, counts, groups, allowed)
         best = min(shanten.values())
-        candidates = [t for t in allowed if shanten[t] == best]
+        candidates = [t for t, s in shanten.items() if s == best]
         if view.useful_after is not None:
             kinds_after = view.useful_after(replay, counts, groups, candidates)
         else:
@@ -297,15 +301,8 @@ class _Judge:
                 for t in candidates
             }
         self.judged = counts
-        unseen = self.unseen(seat, counts)
-        useful = {}
-        for t in candidates:
-            n = 0
-            for k in kinds_after[t]:
-                u = unseen[k]
-                if u > 0:
-                    n += u
-            useful[t] = n
+        get = self.unseen(seat, counts).__getitem__
+        useful = {t: sum(map(get, kinds_after[t])) for t in candidates}
         most = max(useful.values())
         after = shanten[tile]
         row.before, row.after = best, after

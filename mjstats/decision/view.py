@@ -33,8 +33,9 @@ class RulesetView:
     size: int
     shanten: Callable[[HandReplay, Counts, int], int]
     useful: Callable[[HandReplay, Counts, int], frozenset[int]]
-    # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves
-    discard_shanten: Callable[[HandReplay, Counts, int, list[int]], dict[int, int]]
+    # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves, kinds
+    # in increasing order (None: every held kind, asked only where ``may_discard`` is None)
+    discard_shanten: Callable[[HandReplay, Counts, int, list[int] | None], dict[int, int]]
     waits: Callable[[HandReplay, Counts, tuple[Meld, ...]], frozenset[int]]
     # (replay, seat, tile, self_drawn, discarder): a legal win worth the minimum
     legal_win: Callable[[HandReplay, int, int, bool, int | None], bool]

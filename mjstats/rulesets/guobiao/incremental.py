@@ -329,7 +329,8 @@ class _Hand:
         so each other part's rest is the merge of two untouched parts with p's new mask."""
         groups, counts, slices = self.groups, self.counts, self.slices
         p = 3 if t >= 27 else t // 9
-        mask, left = _removals(slices[p], p, groups)[t]
+        part = slices[p]
+        mask, left = (_REMOVALS.get((part, p, groups)) or _removals(part, p, groups))[t]
         before = (self.shanten or self.discard_shanten())[t]
         key = (p, mask, before)
         side = self.side.get(key)
@@ -341,7 +342,11 @@ class _Hand:
                     r, s = _OTHER_TWO[p, q]
                     rest = _merge(_merge(parts[r], parts[s], groups), mask, groups)
                     side.extend(_part_useful(rest, slices[q], q, groups, before))
-        out = [*_part_useful(self.rests[p], left, p, groups, before), *side]
+        rest = self.rests[p]
+        own = _USEFUL.get((rest, left, p, groups, before))
+        if own is None:
+            own = _part_useful(rest, left, p, groups, before)
+        out = [*own, *side]
         if self.melds == 0:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
@@ -368,10 +373,11 @@ def _hand(counts: Counts, melds: int) -> _Hand:
     return hand
 
 
-def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
-    """The shanten left by discarding each of ``kinds`` from a 14 - 3m tile hand."""
+def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int] | None) -> dict[int, int]:
+    """The shanten left by discarding each of ``kinds`` (None: every held kind, in increasing
+    order) from a 14 - 3m tile hand."""
     found = _hand(counts, melds).discard_shanten()
-    if len(kinds) == len(found):  # every held kind (the judge's question): a copy
+    if kinds is None:
         return dict(found)
     return {t: found[t] for t in kinds}
 

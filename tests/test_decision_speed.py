@@ -100,8 +100,8 @@ def _oracle_view(ruleset: str) -> RulesetView:
     shanten, the full waits of every hand, every discard allowed by a function."""
     view = view_for(ruleset)
     assert view is not None
-    if ruleset != "guobiao":
-        return view
+    if ruleset == "fuzhou":  # each discard's shanten and useful kinds asked one by one
+        return dataclasses.replace(view, discard_shanten=_one_by_one(view), useful_after=None)
     return dataclasses.replace(
         view,
         shanten=lambda replay, counts, melds: GuobiaoShape().shanten(list(counts), melds),
@@ -109,6 +109,17 @@ def _oracle_view(ruleset: str) -> RulesetView:
         far_waits=None,
         wins_need_waits=False,
     )
+
+
+def _one_by_one(view: RulesetView):
+    def discard_shanten(replay, counts, melds, kinds):
+        return {t: view.shanten(replay, _less(counts, t), melds) for t in kinds}
+
+    return discard_shanten
+
+
+def _less(counts: tuple[int, ...], t: int) -> tuple[int, ...]:
+    return (*counts[:t], counts[t] - 1, *counts[t + 1 :])
 
 
 @pytest.mark.parametrize(("ruleset", "count", "seed"), [("guobiao", 50, 21), ("fuzhou", 50, 22)])
@@ -209,3 +220,39 @@ def test_waits_are_asked_of_every_hand_that_may_wait():
 def test_the_waits_filter_never_hides_a_wait(seed, melds, shaped):
     rng = random.Random(seed)
     _filter_agrees((_shaped_counts if shaped else _uniform_counts)(rng, 13 - 3 * melds), melds)
+
+
+# --- Fuzhou: golds out, the formula on part masks ----------------------------------------------
+
+
+def test_fuzhou_discards_equal_the_shape_one_by_one():
+    from types import SimpleNamespace
+
+    from mjstats.integrity.useful import useful_kinds
+    from mjstats.rulesets.fuzhou import decisions as fuzhou_decisions
+
+    rng = random.Random(17)
+    view = view_for("fuzhou")
+    assert view is not None and view.useful_after is not None
+    golds_seen = set()
+    for i in range(1500):
+        melds = rng.choice((0, 0, 1, 2, 3, 4))
+        size = 17 - 3 * melds
+        counts = list((_shaped_counts if i % 2 else _uniform_counts)(rng, size))
+        if i % 3 == 0:  # most Fuzhou hands hold no honour (seed profile)
+            for k in range(27, 34):
+                while counts[k]:
+                    counts[k] -= 1
+                    counts[rng.choice([j for j in range(27) if counts[j] < 4])] += 1
+        gold = rng.randrange(34)
+        replay = SimpleNamespace(gold=gold)
+        full = tuple(counts)
+        golds_seen.add(full[gold])
+        kinds = [t for t in range(34) if full[t]]
+        assert view.discard_shanten(replay, full, melds, kinds) == {
+            t: fuzhou_decisions._fz_shanten(replay, _less(full, t), melds) for t in kinds
+        }, (full, melds, gold)
+        after = view.useful_after(replay, full, melds, kinds)
+        for t in kinds:
+            assert after[t] == useful_kinds(_less(full, t), melds, gold, "fuzhou"), (full, melds, gold, t)
+    assert {0, 1, 2} <= golds_seen

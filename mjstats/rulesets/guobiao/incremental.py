@@ -24,11 +24,18 @@ from functools import cache
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
 from mjstats.rules.hand import _honour_options, _suit_options
 
-__all__ = ["guobiao_discard_shanten", "guobiao_shanten", "guobiao_useful", "guobiao_useful_after_discards"]
+__all__ = [
+    "formula_discards",
+    "formula_useful_after",
+    "guobiao_discard_shanten",
+    "guobiao_shanten",
+    "guobiao_useful",
+    "guobiao_useful_after_discards",
+]
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
-_SIDE = 5  # m and s are clamped to the melds needed, at most 4
+_SIDE = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
 
 
 def _bit(m: int, s: int, p: int) -> int:
@@ -286,11 +293,13 @@ class _Hand:
     """A 14 - 3m tile hand taken apart once for both questions asked of its discards: its
     parts' counts and masks, the merge of every three parts (and of two, when asked)."""
 
-    __slots__ = ("counts", "groups", "melds", "odd", "parts", "rests", "seven", "shanten", "side", "slices")
+    __slots__ = (
+        "counts", "groups", "odd", "pairs_form", "parts", "rests", "seven", "shanten", "side", "slices"
+    )  # fmt: skip
 
-    def __init__(self, counts: Counts, melds: int) -> None:
-        groups = 4 - melds
-        self.counts, self.melds, self.groups = counts, melds, groups
+    def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
+        # ``seven``: 七对 counts too (a Guobiao hand without melds)
+        self.counts, self.groups, self.pairs_form = counts, groups, seven
         self.slices = slices = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
         a, b, c = _suit_mask(slices[0], groups), _suit_mask(slices[1], groups), _suit_mask(slices[2], groups)
         d = _honour_mask(_honours(counts), groups)
@@ -299,7 +308,7 @@ class _Hand:
         self.rests = (
             _merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups)
         )  # fmt: skip
-        self.seven = _seven_pairs(counts) if melds == 0 else 99
+        self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
         # (part, its mask after the discard, shanten left): the useful kinds of the other parts
         self.side: dict[tuple[int, int, int], list[int]] = {}
@@ -314,7 +323,7 @@ class _Hand:
             for p in range(4):
                 if any(slices[p]):
                     found.update(_part_discards(rests[p], slices[p], p, groups))
-            if self.melds == 0:
+            if self.pairs_form:
                 seven = self.seven
                 for t, s in found.items():
                     # 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
@@ -347,7 +356,7 @@ class _Hand:
         if own is None:
             own = _part_useful(rest, left, p, groups, before)
         out = [*own, *side]
-        if self.melds == 0:
+        if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
                 # 1 -> 2 and 3 -> 4 make a pair for 七对
@@ -362,13 +371,17 @@ class _Hand:
 _LAST: list[_Hand] = []
 
 
-def _hand(counts: Counts, melds: int) -> _Hand:
+def _hand(counts: Counts, melds: int, groups: int | None = None) -> _Hand:
     """The hand, taken apart once: the judge asks for its discards' shanten, then for the
-    useful kinds of the best ones (read once, so a caller in another thread cannot swap it)."""
+    useful kinds of the best ones (read once, so a caller in another thread cannot swap it).
+    ``groups``: the melds + pair form alone with that many sets to make (no 七对); default
+    Guobiao's, 4 - melds and 七对 without melds."""
+    seven = groups is None and melds == 0
+    groups = 4 - melds if groups is None else groups
     last = _LAST[0] if _LAST else None
-    if last is not None and last.counts == counts and last.melds == melds:
+    if last is not None and last.counts == counts and last.groups == groups and last.pairs_form == seven:
         return last
-    hand = _Hand(counts, melds)
+    hand = _Hand(counts, groups, seven)
     _LAST[:] = [hand]
     return hand
 
@@ -408,4 +421,20 @@ def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) 
     """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
     discarding it: the three untouched parts' masks are shared, only the merges change."""
     hand = _hand(counts, melds)
+    return {t: hand.useful_after(t) for t in kinds}
+
+
+# --- the melds + pair formula alone, any number of sets (a wild-gold ruleset's base) ----------
+
+
+def formula_discards(counts: Counts, groups: int) -> dict[int, int]:
+    """For a hand of 3 x ``groups`` + 2 tiles (no wild): the melds + pair formula (``rules.hand``
+    ``partial_shanten``) of the hand left by discarding each held kind, in increasing order."""
+    return dict(_hand(counts, 0, groups).discard_shanten())
+
+
+def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[int, frozenset[int]]:
+    """For each of ``kinds`` held: the kinds whose draw lowers the formula of the hand left by
+    discarding it (the hand's own kinds within two ranks, as ``integrity.useful`` tries)."""
+    hand = _hand(counts, 0, groups)
     return {t: hand.useful_after(t) for t in kinds}

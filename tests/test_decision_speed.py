@@ -101,7 +101,7 @@ def _oracle_view(ruleset: str) -> RulesetView:
     view = view_for(ruleset)
     assert view is not None
     if ruleset == "fuzhou":  # each discard's shanten and useful kinds asked one by one
-        return dataclasses.replace(view, discard_shanten=_one_by_one(view), useful_after=None)
+        return dataclasses.replace(view, discard_shanten=_one_by_one(view), useful_after=None, far_waits=None)
     return dataclasses.replace(
         view,
         shanten=lambda replay, counts, melds: GuobiaoShape().shanten(list(counts), melds),

@@ -338,6 +338,8 @@ class _Judge:
                 continue
             # the shape first (the waits were just computed): most hands wait on nothing
             waits = others.get(o) if others is not None else None
+            if waits is None and view.wins_need_waits:
+                waits = self.waits(known)
             can_win = (waits is None or tile in waits) and view.legal_win(replay, o, tile, False, discarder)
             if response in _CLAIMS:
                 self.claim_missed[o] = can_win

@@ -197,4 +197,7 @@ VIEW = RulesetView(
     face_up=_fz_face_up,
     ready=lambda replay: _gold(replay) is not None,
     useful_after=_fz_useful_after,
+    # reference fuzhou.md: 5 melds + pair is the only form, and the shanten never overstates
+    # (exact, or each gold counted as lowering it by one): above 0, no tile completes the hand
+    far_waits=lambda counts, melds: False,
 )

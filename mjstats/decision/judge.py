@@ -428,5 +428,10 @@ def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Dec
         return []
     replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
     judge = _Judge(hand, replay, view)
-    replay.run()
+    try:
+        replay.run()
+    finally:
+        # the handlers (the replay's bound methods, the judge's listeners) are the only cycle:
+        # cleared, the replay and the judge are freed at once, no collector pass needed
+        replay.handlers.clear()
     return judge.result()

@@ -1,19 +1,33 @@
-"""The fast Guobiao discard path (clamped option bitmasks, shared part masks) against the
-straightforward computation kept in tests/decision_oracle.py, on a few thousand hands."""
+"""The fast decision path against the straightforward computations kept as oracles: the Guobiao
+discard shanten and useful kinds (clamped option bitmasks, shared part masks) against
+tests/decision_oracle.py, and the whole judge (per-seat hands kept until they change, waits asked
+only of hands that may wait) against tests/judge_oracle.py, on thousands of positions."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mjstats.decision import hand_decisions
+from mjstats.decision.view import RulesetView, view_for
+from mjstats.records import Hand
+from mjstats.rulesets.guobiao import decisions as guobiao_decisions
+from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
+    guobiao_shanten,
     guobiao_useful,
     guobiao_useful_after_discards,
 )
+from mjstats.rulesets.guobiao.shape import GuobiaoShape
+from mjstats.rulesets.guobiao.waits import waits
+from mjstats.sim import SimConfig, simulate
 from tests.decision_oracle import oracle_discard_shanten, oracle_useful
+from tests.judge_oracle import oracle_decisions
 
 
 def _shaped_counts(rng: random.Random, size: int) -> tuple[int, ...]:
@@ -76,3 +90,169 @@ def test_fast_path_equals_the_oracle_on_thousands_of_hands():
 def test_fast_path_equals_the_oracle(seed, melds, shaped):
     rng = random.Random(seed)
     _check((_shaped_counts if shaped else _uniform_counts)(rng, 14 - 3 * melds), melds)
+
+
+# --- the whole judge ---------------------------------------------------------------------------
+
+
+def _oracle_view(ruleset: str) -> RulesetView:
+    """The ruleset's view as the straightforward judge asked it: for Guobiao, the engine's own
+    shanten, the full waits of every hand, every discard allowed by a function."""
+    view = view_for(ruleset)
+    assert view is not None
+    if ruleset == "fuzhou":  # each discard's shanten and useful kinds asked one by one
+        return dataclasses.replace(view, discard_shanten=_one_by_one(view), useful_after=None, far_waits=None)
+    return dataclasses.replace(
+        view,
+        shanten=lambda replay, counts, melds: GuobiaoShape().shanten(list(counts), melds),
+        may_discard=lambda replay, seat, tile: True,
+        far_waits=None,
+        wins_need_waits=False,
+    )
+
+
+def _one_by_one(view: RulesetView):
+    def discard_shanten(replay, counts, melds, kinds):
+        return {t: view.shanten(replay, _less(counts, t), melds) for t in kinds}
+
+    return discard_shanten
+
+
+def _less(counts: tuple[int, ...], t: int) -> tuple[int, ...]:
+    return (*counts[:t], counts[t] - 1, *counts[t + 1 :])
+
+
+@pytest.mark.parametrize(("ruleset", "count", "seed"), [("guobiao", 50, 21), ("fuzhou", 50, 22)])
+def test_the_judge_equals_the_straightforward_one(ruleset, count, seed):
+    hands = list(simulate(SimConfig(ruleset, count, seed=seed)))
+    oracle = _oracle_view(ruleset)
+    positions = 0
+    for hand in hands:
+        fast = hand_decisions(hand)
+        assert fast == oracle_decisions(hand, oracle), (hand.match_id, hand.hand_no)
+        positions += len(fast)
+    assert positions > 1000  # over a thousand decisions: discards, claims and passes
+
+
+def test_the_judge_equals_the_straightforward_one_on_botzone_records(sample_hands):
+    oracle = _oracle_view("guobiao")
+    hands = [h for h in sample_hands if isinstance(h, Hand)][:12]
+    flagged = 0
+    for hand in hands:
+        fast = hand_decisions(hand)
+        assert fast == oracle_decisions(hand, oracle), (hand.match_id, hand.hand_no)
+        flagged += sum(1 for r in fast if r.flags)
+    assert flagged  # the comparison covers flagged rows, not only plain ones
+
+
+# --- waits asked only of hands that may wait ---------------------------------------------------
+
+
+def _near_special(rng: random.Random) -> tuple[tuple[int, ...], int]:
+    """A 13 - 3m tile hand one or two tiles from a special form (十三幺, 全不靠, 组合龙 with or
+    without a meld), where the filter must let the full waits be asked."""
+    form = rng.choice(("orphans", "knitted", "straight", "straight_meld"))
+    counts = [0] * 34
+    if form == "orphans":
+        for t in TERMINALS_AND_HONOURS:
+            counts[t] += 1
+        counts[rng.choice(TERMINALS_AND_HONOURS)] += 1
+        size, melds = 14, 0
+    elif form == "knitted":
+        pool = [*rng.choice(KNITTED_STRAIGHTS), *range(27, 34)]
+        for t in rng.sample(pool, 14):
+            counts[t] += 1
+        size, melds = 14, 0
+    else:
+        for t in rng.choice(KNITTED_STRAIGHTS):
+            counts[t] += 1
+        melds = 1 if form == "straight_meld" else 0
+        rest = rng.sample([k for k in range(34) for _ in range(4 - counts[k])], 5 - 3 * melds)
+        for t in rest:
+            counts[t] += 1
+        size = 14 - 3 * melds
+    # one tile out (waiting), and sometimes one swapped for a random kind (one step further)
+    held = [t for t in range(34) for _ in range(counts[t])]
+    counts[rng.choice(held)] -= 1
+    if rng.random() < 0.4:
+        held = [t for t in range(34) for _ in range(counts[t])]
+        counts[rng.choice(held)] -= 1
+        counts[rng.choice([k for k in range(34) if counts[k] < 4])] += 1
+    assert sum(counts) == size - 1
+    return tuple(counts), melds
+
+
+def _filter_agrees(counts: tuple[int, ...], melds: int) -> tuple[bool, bool]:
+    """Where the view says a hand cannot wait, the full engine finds no wait; its shanten is
+    the engine's. Returns (waits asked, a special-form wait the regular shanten misses)."""
+    shanten = guobiao_shanten(counts, melds)
+    assert shanten == GuobiaoShape().shanten(list(counts), melds), (counts, melds)
+    tiles = [t for t in range(34) for _ in range(counts[t])]
+    # melds as pungs of honours the hand does not hold (a fifth copy is no hand)
+    free = [t for t in range(27, 34) if not counts[t]]
+    if len(free) < melds:
+        return True, False
+    full = frozenset(int(t) for t in waits(tiles, [("PENG", t, 1) for t in free[:melds]]))
+    if shanten > 0 and not guobiao_decisions._special_may_wait(counts, melds):
+        assert not full, (counts, melds, sorted(full))
+        return False, False
+    return True, shanten > 0 and bool(full)
+
+
+def test_waits_are_asked_of_every_hand_that_may_wait():
+    rng = random.Random(15)
+    asked = special = 0
+    for i in range(4000):
+        if i % 4 == 0:
+            counts, melds = _near_special(rng)
+        else:
+            melds = rng.choice((0, 0, 0, 1, 1, 2, 3))
+            counts = (_shaped_counts if i % 2 else _uniform_counts)(rng, 13 - 3 * melds)
+        was_asked, special_wait = _filter_agrees(counts, melds)
+        asked += was_asked
+        special += special_wait
+    assert special > 100  # special-form waits met and asked for
+    assert asked < 3000  # most random hands are filtered out
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10**9), melds=st.integers(0, 4), shaped=st.booleans())
+def test_the_waits_filter_never_hides_a_wait(seed, melds, shaped):
+    rng = random.Random(seed)
+    _filter_agrees((_shaped_counts if shaped else _uniform_counts)(rng, 13 - 3 * melds), melds)
+
+
+# --- Fuzhou: golds out, the formula on part masks ----------------------------------------------
+
+
+def test_fuzhou_discards_equal_the_shape_one_by_one():
+    from types import SimpleNamespace
+
+    from mjstats.integrity.useful import useful_kinds
+    from mjstats.rulesets.fuzhou import decisions as fuzhou_decisions
+
+    rng = random.Random(17)
+    view = view_for("fuzhou")
+    assert view is not None and view.useful_after is not None
+    golds_seen = set()
+    for i in range(1500):
+        melds = rng.choice((0, 0, 1, 2, 3, 4))
+        size = 17 - 3 * melds
+        counts = list((_shaped_counts if i % 2 else _uniform_counts)(rng, size))
+        if i % 3 == 0:  # most Fuzhou hands hold no honour (seed profile)
+            for k in range(27, 34):
+                while counts[k]:
+                    counts[k] -= 1
+                    counts[rng.choice([j for j in range(27) if counts[j] < 4])] += 1
+        gold = rng.randrange(34)
+        replay = SimpleNamespace(gold=gold)
+        full = tuple(counts)
+        golds_seen.add(full[gold])
+        kinds = [t for t in range(34) if full[t]]
+        assert view.discard_shanten(replay, full, melds, kinds) == {
+            t: fuzhou_decisions._fz_shanten(replay, _less(full, t), melds) for t in kinds
+        }, (full, melds, gold)
+        after = view.useful_after(replay, full, melds, kinds)
+        for t in kinds:
+            assert after[t] == useful_kinds(_less(full, t), melds, gold, "fuzhou"), (full, melds, gold, t)
+    assert {0, 1, 2} <= golds_seen

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import add as _add
+from operator import sub as _sub
 
 from mjstats.decision.view import RulesetView, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
-from mjstats.replay.profile import ReplayProfile
+from mjstats.replay.profile import Meld, ReplayProfile
 from mjstats.replay.replayer import HandReplay, profile_for
 from mjstats.replay.state import Phase
 from mjstats.tiles import ALL_KINDS
@@ -27,6 +29,8 @@ FLAGS = ("call_worse", "deal_in", "inefficient", "missed_win", "shanten_loss", "
 UNKNOWN = -1  # danger of a discard whose opponents' hands are not all of a playing size
 _CLAIMS = (EventKind.CHI, EventKind.PENG, EventKind.GANG)
 _RESPONSES = frozenset({*_CLAIMS, EventKind.HU, EventKind.IGNORED})
+_NAMES = tuple(ALL_KINDS[k].botzone for k in range(34))
+_FOURS, _ZEROS = (4,) * 34, (0,) * 34
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,15 @@ class _Row:
         self.names = ""
         self.danger = UNKNOWN
         self.flags: set[str] = set()
-        self.safe = False  # a discard keeping the best shanten that no ready opponent waits on
+        # what decides whether a discard keeping the best shanten was safe (no ready opponent
+        # waits on it): the best discards and the opponents' waits, read only at a deal-in
+        self.safe: tuple[tuple[int, ...], tuple[frozenset[int], ...]] | None = None
+
+    def was_safe(self) -> bool:
+        if self.safe is None:
+            return False
+        candidates, waits = self.safe
+        return any(all(t not in w for w in waits) for t in candidates)
 
     def freeze(self, hand: Hand) -> Decision:
         return Decision(
@@ -89,6 +101,27 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     return out
 
 
+_NOT_ASKED = frozenset({-1})  # a marker: waits not computed yet
+_NO_WAITS: frozenset[int] = frozenset()
+
+
+class _SeatHand:
+    """One seat's hand as the judge last saw it, with what was asked of it. A seat's concealed
+    tiles change on its own turn and its claims only, so its waits and shanten are computed
+    once per change, not at every other seat's discard."""
+
+    __slots__ = ("counts", "groups", "held", "melds", "playing", "shanten", "waits")
+
+    def __init__(self, held: list[int], melds: list[Meld], playing: bool) -> None:
+        self.held = held  # a copy of the seat's concealed counts (flowers included)
+        self.melds = melds  # a copy of its melds
+        self.groups = len(melds)
+        self.playing = playing
+        self.counts = tuple(held[:34])
+        self.waits = _NOT_ASKED
+        self.shanten = -99
+
+
 class _Judge:
     """Listens to one replay and builds its decision rows."""
 
@@ -97,12 +130,14 @@ class _Judge:
         self.replay = replay
         self.state = replay.state
         self.view = view
+        self.size = view.size
         self.rows: list[_Row] = []
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
         self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
-        self.waits_memo: dict[int, tuple[tuple[int, ...], tuple[object, ...], frozenset[int]]] = {}
+        self.hands: list[_SeatHand | None] = [None] * 4
+        self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
         handlers = replay.handlers
         self._wrap(handlers, EventKind.DISCARD, self.on_discard)
         for kind in _CLAIMS:
@@ -120,62 +155,73 @@ class _Judge:
             handlers[kind] = lambda ev: listener(ev, inner)
 
     # --- what a seat holds and sees ------------------------------------------------------------
-    def counts(self, seat: int) -> tuple[int, ...]:
-        return tuple(self.state.seats[seat].concealed[:34])
+    def seat_hand(self, seat: int) -> _SeatHand:
+        """The seat's hand now: the one last seen while its concealed tiles are unchanged (a
+        list comparison), else taken afresh."""
+        player = self.state.seats[seat]
+        concealed = player.concealed
+        known = self.hands[seat]
+        if known is not None and known.held == concealed and known.melds == player.melds:
+            return known
+        melds = list(player.melds)
+        playing = not any(concealed[34:]) and sum(concealed) + 3 * len(melds) == self.size
+        known = self.hands[seat] = _SeatHand(list(concealed), melds, playing)
+        return known
+
+    def waits(self, known: _SeatHand) -> frozenset[int]:
+        """The kinds completing a seat's (playing) hand, asked once per hand (not at all of a
+        hand the view says cannot wait)."""
+        if known.waits is _NOT_ASKED:
+            view = self.view
+            far = view.far_waits
+            if far is not None and self.hand_shanten(known) > 0 and not far(known.counts, known.groups):
+                known.waits = _NO_WAITS
+            else:
+                known.waits = view.waits(self.replay, known.counts, tuple(known.melds))
+        return known.waits
+
+    def hand_shanten(self, known: _SeatHand) -> int:
+        if known.shanten == -99:
+            known.shanten = self.view.shanten(self.replay, known.counts, known.groups)
+        return known.shanten
 
     def playing(self, seat: int, extra: int = 0) -> bool:
         """The seat holds a waiting-size hand (+ ``extra`` tiles) and no flower."""
-        player = self.state.seats[seat]
-        if any(player.concealed[34:]):
+        concealed = self.state.seats[seat].concealed
+        if any(concealed[34:]):
             return False
-        return sum(player.concealed[:34]) + 3 * len(player.melds) == self.view.size + extra
+        return sum(concealed) + 3 * len(self.state.seats[seat].melds) == self.size + extra
 
-    def groups(self, seat: int) -> int:
-        """Melds already set down (the shape engines take this count)."""
-        return len(self.state.seats[seat].melds)
-
-    def unseen(self, seat: int) -> list[int]:
+    def unseen(self, seat: int, counts: tuple[int, ...]) -> list[int]:
         """Copies of each kind ``seat`` cannot see: 4 minus its own concealed tiles and
-        concealed kongs, every river tile not claimed, every exposed meld, tiles face up."""
+        concealed kongs, every river tile not claimed, every exposed meld, tiles face up (none
+        where a record holds too many). Element-wise maps: no Python loop over the kinds."""
         state = self.state
-        player = state.seats[seat]
-        out = [4 - player.concealed[k] - state.visible[k] for k in range(34)]
-        for meld in player.melds:
+        out = list(map(_sub, _FOURS, map(_add, counts, state.visible)))  # visible: flowers too
+        melds = state.seats[seat].melds
+        for meld in melds:
             if meld.kind == "GANG" and meld.offer == 0:  # own concealed kong: not in visible
                 out[meld.tile] -= 4
         for k in self.view.face_up(self.replay):
             out[k] -= 1
-        return [n if n > 0 else 0 for n in out]
+        return list(map(max, out, _ZEROS))
 
     def shanten(self, counts: tuple[int, ...], groups: int) -> int:
         return self.view.shanten(self.replay, counts, groups)
 
     def best_after_discard(self, counts: tuple[int, ...], groups: int) -> int:
         """The least shanten any one discard leaves (a hand of waiting size + 1)."""
-        best = 99
-        for t in range(34):
-            if counts[t]:
-                after = (*counts[:t], counts[t] - 1, *counts[t + 1:])
-                s = self.shanten(after, groups)
-                if s < best:
-                    best = s
-        return best
+        kinds = [t for t in range(34) if counts[t]]
+        return min(self.view.discard_shanten(self.replay, counts, groups, kinds).values(), default=99)
 
     def waits_of_others(self, seat: int) -> dict[int, frozenset[int]] | None:
         """The waits of the other seats, ready or not (None: a seat's hand is not playable)."""
         out = {}
-        view, replay, memo = self.view, self.replay, self.waits_memo
-        for o in range(4):
-            if o == seat:
-                continue
-            if not self.playing(o):
+        for o in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+            known = self.seat_hand(o)
+            if not known.playing:
                 return None
-            counts, melds = self.counts(o), tuple(self.state.seats[o].melds)
-            known = memo.get(o)
-            if known is None or known[0] != counts or known[1] != melds:
-                # a seat's hand changes once a turn; the three others are asked at each discard
-                known = memo[o] = (counts, melds, view.waits(replay, counts, melds))
-            out[o] = known[2]
+            out[o] = self.waits(known)
         return out
 
     # --- the listeners -------------------------------------------------------------------------
@@ -187,7 +233,32 @@ class _Judge:
         inner(ev)
         self.last_discard = row
         if row is not None:
+            if row.after is not None:
+                self.keep_shanten(seat, int(tile), row.after)  # type: ignore[arg-type]
             self.judge_responses(ev.seq, seat, int(tile))  # type: ignore[arg-type]
+
+    def keep_shanten(self, seat: int, tile: int, after: int) -> None:
+        """The discarder's hand now is the one judged without ``tile``: its shanten is known
+        (``discard_shanten`` is ``shanten`` of the hand left), and is kept for its waits."""
+        known = self.seat_hand(seat)
+        if known.shanten == -99 and known.playing:
+            judged = self.judged
+            if known.counts == (*judged[:tile], judged[tile] - 1, *judged[tile + 1 :]):
+                known.shanten = after
+
+    def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
+        """Whether the drawn tile surely completes no hand: not among the waits of the hand
+        before the draw (asked when the seat was an opponent), for a view whose wins need it."""
+        before = self.hands[seat]
+        if before is None or not self.view.wins_need_waits or not before.playing:
+            return False
+        if before.counts[drawn] + 1 != counts[drawn]:
+            return False
+        if before.melds != self.state.seats[seat].melds:
+            return False
+        if (*before.counts[:drawn], before.counts[drawn] + 1, *before.counts[drawn + 1 :]) != counts:
+            return False
+        return drawn not in self.waits(before)
 
     def judge_discard(self, seq: int, seat: int, tile: int) -> _Row:
         row = _Row(seq, seat, "discard")
@@ -196,22 +267,32 @@ class _Judge:
         others = self.waits_of_others(seat)
         self.others = others
         if others is not None:
-            row.danger = sum(1 for w in others.values() if tile in w)
-        counts = self.counts(seat)
-        if not self.playing(seat, 1) or not counts[tile] or not view.ready(replay):
+            row.danger = (tile in others[(seat + 1) % 4]) + (tile in others[(seat + 2) % 4]) + (
+                tile in others[(seat + 3) % 4]
+            )
+        player = state.seats[seat]
+        concealed = player.concealed
+        if not concealed[tile] or not self.playing(seat, 1) or not view.ready(replay):
             return row  # not a hand that can be judged (the audit reports why)
-        groups = self.groups(seat)
+        counts = tuple(concealed[:34])
+        groups = len(player.melds)
         # a self-drawn tile that completes a legal hand worth the minimum, discarded instead
         drawn = state.drawn if state.phase is Phase.DISCARD and state.actor == seat else None
-        if drawn is not None and view.legal_win(replay, seat, int(drawn), True, None):
+        if (
+            drawn is not None
+            and not self.no_win_by_shape(seat, int(drawn), counts)
+            and view.legal_win(replay, seat, int(drawn), True, None)
+        ):
             row.flags.add("missed_win")
-        allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
-        if tile not in allowed:
-            allowed.append(tile)
-        shanten = view.discard_shanten(replay, counts, groups, allowed)
+        if view.may_discard is None:
+            shanten = view.discard_shanten(replay, counts, groups, None)  # every held kind
+        else:
+            allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
+            if tile not in allowed:
+                allowed.append(tile)
+            shanten = view.discard_shanten(replay, counts, groups, allowed)
         best = min(shanten.values())
-        unseen = self.unseen(seat)
-        candidates = [t for t in allowed if shanten[t] == best]
+        candidates = [t for t, s in shanten.items() if s == best]
         if view.useful_after is not None:
             kinds_after = view.useful_after(replay, counts, groups, candidates)
         else:
@@ -219,23 +300,25 @@ class _Judge:
                 t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
                 for t in candidates
             }
-        useful = {t: sum(unseen[k] for k in kinds_after[t]) for t in candidates}
+        self.judged = counts
+        get = self.unseen(seat, counts).__getitem__
+        useful = {t: sum(map(get, kinds_after[t])) for t in candidates}
         most = max(useful.values())
-        row.before, row.after = best, shanten[tile]
+        after = shanten[tile]
+        row.before, row.after = best, after
         row.best = most
         # a discard that gives up shanten keeps no tile that takes the hand below ``best``
-        row.kept = useful.get(tile, 0)
-        row.names = " ".join(ALL_KINDS[t].botzone for t in sorted(useful) if useful[t] == most)
-        if shanten[tile] > best:
+        row.kept = kept = useful.get(tile, 0)
+        row.names = " ".join(_NAMES[t] for t in sorted(useful) if useful[t] == most)
+        if after > best:
             row.flags.update(("shanten_loss", "inefficient"))
-        elif best == 0 and row.kept < most:
+        elif best == 0 and kept < most:
             # waiting: the useful tiles are the winning tiles, and keeping the most of them is
             # exact; further away the one-step count is reported (useful_kept/useful_best) but
             # not flagged, as it says nothing of the shape the next tiles make (docs/decisions.md)
             row.flags.add("inefficient")
         if others is not None:
-            danger = frozenset().union(*others.values())
-            row.safe = any(t not in danger for t in useful)
+            row.safe = (tuple(useful), tuple(others.values()))
         return row
 
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
@@ -245,49 +328,56 @@ class _Judge:
         view, replay, state = self.view, self.replay, self.state
         self.claim_missed = {}
         last = state.wall.remaining((discarder + 1) % 4) == 0
+        others = self.others
         for o in range(4):
-            if o == discarder or answered.get(o) is EventKind.HU or not self.playing(o):
+            response = answered.get(o)
+            if o == discarder or response is EventKind.HU:
+                continue
+            known = self.seat_hand(o)  # the discard left the other hands as they were
+            if not known.playing:
                 continue
             # the shape first (the waits were just computed): most hands wait on nothing
-            waits = self.others.get(o) if self.others is not None else None
+            waits = others.get(o) if others is not None else None
+            if waits is None and view.wins_need_waits:
+                waits = self.waits(known)
             can_win = (waits is None or tile in waits) and view.legal_win(replay, o, tile, False, discarder)
-            if answered.get(o) in _CLAIMS:
+            if response in _CLAIMS:
                 self.claim_missed[o] = can_win
                 continue
-            if won or o in answered:
+            if won or response is not None:
                 continue  # another seat won on it, or this one tried a claim that lost
             if can_win:
-                row = self.pass_row(seq, o, "pass_win")
+                row = self.pass_row(seq, o, "pass_win", known)
                 row.flags.add("missed_win")
             elif not answered and not last and self.could_claim(o, discarder, tile):
-                self.pass_row(seq, o, "pass_claim")
+                self.pass_row(seq, o, "pass_claim", known)
 
     def could_claim(self, seat: int, discarder: int, tile: int) -> bool:
         """Whether ``seat`` could pung, kong or (next seat, suited) chow ``tile``."""
-        if not self.view.may_claim(self.replay, tile):
-            return False
         held = self.state.seats[seat].concealed
         if held[tile] >= 2:
-            return True
+            return self.view.may_claim(self.replay, tile)
         if seat != (discarder + 1) % 4 or tile >= 27:
             return False
         rank = tile % 9
         return any(
             rank + a >= 0 and rank + b <= 8 and held[tile + a] and held[tile + b]
             for a, b in ((-2, -1), (-1, 1), (1, 2))
-        )
+        ) and self.view.may_claim(self.replay, tile)
 
-    def pass_row(self, seq: int, seat: int, kind: str) -> _Row:
+    def pass_row(self, seq: int, seat: int, kind: str, known: _SeatHand) -> _Row:
         row = _Row(seq, seat, kind)
-        s = self.shanten(self.counts(seat), self.groups(seat))
-        row.before = row.after = s  # a pass leaves the hand as it was
+        row.before = row.after = self.hand_shanten(known)  # a pass leaves the hand as it was
         self.rows.append(row)
         return row
 
     def on_claim(self, ev: Event, inner: Callable[[Event], None]) -> None:
         seat = ev.seat
-        judged = seat is not None and 0 <= seat < 4 and self.playing(seat)
-        before = self.shanten(self.counts(seat), self.groups(seat)) if judged else None  # type: ignore[arg-type]
+        before = None
+        if seat is not None and 0 <= seat < 4:
+            known = self.seat_hand(seat)
+            if known.playing:
+                before = self.hand_shanten(known)
         inner(ev)
         if seat is None or not 0 <= seat < 4:
             return
@@ -295,7 +385,8 @@ class _Judge:
         self.rows.append(row)
         if before is None:
             return
-        counts, groups = self.counts(seat), self.groups(seat)
+        player = self.state.seats[seat]
+        counts, groups = tuple(player.concealed[:34]), len(player.melds)
         if ev.kind is EventKind.GANG:
             after = self.shanten(counts, groups) if self.playing(seat) else None
         else:
@@ -317,7 +408,7 @@ class _Judge:
             and ev.win is None  # 抢金, 三金倒, 天和 take no one's discard
         ):
             row.flags.add("deal_in")
-            if row.safe:
+            if row.was_safe():
                 row.flags.add("unsafe")
         inner(ev)
 
@@ -337,5 +428,10 @@ def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Dec
         return []
     replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
     judge = _Judge(hand, replay, view)
-    replay.run()
+    try:
+        replay.run()
+    finally:
+        # the handlers (the replay's bound methods, the judge's listeners) are the only cycle:
+        # cleared, the replay and the judge are freed at once, no collector pass needed
+        replay.handlers.clear()
     return judge.result()

@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from mjstats.audit import PartSlicer, PartWriter, Task, derived_output_version, plan_tasks
 from mjstats.decision.judge import FLAGS, KINDS, hand_decisions
+from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
 from mjstats.replay.profile import ReplayProfile
 from mjstats.store import open_dataset
@@ -141,9 +142,14 @@ def run_task(task: Task) -> TaskResult:
     if slicer is None:
         _parts.clear()  # one part at a time per worker (a part's tasks run in a row)
         slicer = _parts[key] = PartSlicer(Path(version), ruleset, period, part)
-    hands = slicer.hands(start, stop)
-    table, skipped, errors = decisions_table(hands, _overrides)
-    return table, skipped, errors, len(hands)
+    # no cycles among the hands and the judge's objects: the collector's rescans of the
+    # memoised tables would cost more than they free (mjstats.gc_pause)
+    with paused_collection():
+        hands = slicer.hands(start, stop)
+        table, skipped, errors = decisions_table(hands, _overrides)
+        count = len(hands)
+        del hands
+    return table, skipped, errors, count
 
 
 def _results(

@@ -33,12 +33,14 @@ class RulesetView:
     size: int
     shanten: Callable[[HandReplay, Counts, int], int]
     useful: Callable[[HandReplay, Counts, int], frozenset[int]]
-    # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves
-    discard_shanten: Callable[[HandReplay, Counts, int, list[int]], dict[int, int]]
+    # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves, kinds
+    # in increasing order (None: every held kind, asked only where ``may_discard`` is None)
+    discard_shanten: Callable[[HandReplay, Counts, int, list[int] | None], dict[int, int]]
     waits: Callable[[HandReplay, Counts, tuple[Meld, ...]], frozenset[int]]
     # (replay, seat, tile, self_drawn, discarder): a legal win worth the minimum
     legal_win: Callable[[HandReplay, int, int, bool, int | None], bool]
-    may_discard: Callable[[HandReplay, int, int], bool]  # (replay, seat, tile)
+    # (replay, seat, tile); None: every held tile may be discarded
+    may_discard: Callable[[HandReplay, int, int], bool] | None
     may_claim: Callable[[HandReplay, int], bool]  # (replay, tile): the tile can be chowed/punged
     face_up: Callable[[HandReplay], tuple[int, ...]]  # kinds lying face up outside every hand
     # whether discards can be judged now (a ruleset with a wild: once the wild is known)
@@ -46,6 +48,13 @@ class RulesetView:
     # (replay, hand of waiting size + 1, melds, kinds): for each discard of ``kinds``, the useful
     # kinds of the hand it leaves (``useful`` on each; a ruleset may share the work between them)
     useful_after: Callable[[HandReplay, Counts, int, list[int]], dict[int, frozenset[int]]] | None = None
+    # a win on a tile needs it among the waits of the hand without it (then a self-drawn tile
+    # outside the waits the judge already holds is no win, and legal_win is not asked)
+    wins_need_waits: bool = False
+    # (hand of waiting size, melds): whether a hand whose ``shanten`` is above 0 may still wait
+    # on some form ``shanten`` does not measure; given, ``waits`` is asked only of hands at
+    # shanten 0 or for which this holds (most hands an opponent holds are not waiting)
+    far_waits: Callable[[Counts, int], bool] | None = None
 
 
 @cache

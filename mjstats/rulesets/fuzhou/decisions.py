@@ -12,6 +12,9 @@ from mjstats.errors import InvalidHand, RuleError
 from mjstats.integrity.useful import useful_kinds
 from mjstats.rulesets.fuzhou.shape import FuzhouShape
 
+# the melds + pair formula on per-suit option masks (no wild: the golds are taken out first)
+from mjstats.rulesets.guobiao.incremental import formula_discards, formula_useful_after
+
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
 
@@ -55,6 +58,70 @@ def _plain_shanten(counts: Counts, melds: int) -> int:
     from mjstats.rules.hand import partial_shanten
 
     return partial_shanten(counts, melds)
+
+
+_EVERY_KIND = frozenset(range(34))
+
+
+def _without_gold(counts: Counts, gold: int) -> Counts:
+    return (*counts[:gold], 0, *counts[gold + 1 :])
+
+
+def _fast(replay: HandReplay, counts: Counts) -> int | None:
+    """The gold, where the formula path applies (the gold known, no fifth copy)."""
+    gold = _gold(replay)
+    return gold if gold is not None and max(counts) <= 4 else None
+
+
+def _fz_discard_shanten(
+    replay: HandReplay, counts: Counts, melds: int, kinds: list[int] | None
+) -> dict[int, int]:
+    """The shanten each discard leaves, as ``FuzhouShape.shanten`` counts it: the golds taken
+    out, the formula F of the rest less one per gold, never under 0 (a waiting-size hand). F of
+    every one-tile discard comes from the per-suit masks at once."""
+    if kinds is None:
+        kinds = [t for t in range(34) if counts[t]]
+    gold = _fast(replay, counts)
+    if gold is None:
+        return {t: _fz_shanten(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds) for t in kinds}
+    golds = counts[gold]
+    left = formula_discards(_without_gold(counts, gold), 5 - melds)
+    out = {}
+    for t in kinds:
+        if t == gold:  # one wild fewer, the rest as it is
+            out[t] = _fz_shanten(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds)
+        else:
+            out[t] = max(0, left[t] - golds)
+    return out
+
+
+def _fz_useful_after(
+    replay: HandReplay, counts: Counts, melds: int, kinds: list[int]
+) -> dict[int, frozenset[int]]:
+    """For each discard of ``kinds``: the kinds whose draw lowers the shanten of the hand left
+    (``integrity.useful.useful_kinds``). With g golds and F the formula of the rest (shanten
+    max(0, F - g)): a gold always helps; when F < g the hand is already complete bar the
+    wilds and every kind helps; else exactly the kinds that lower F."""
+    gold = _fast(replay, counts)
+    out: dict[int, frozenset[int]] = {}
+    if gold is None:
+        g = _gold(replay)
+        for t in kinds:
+            out[t] = useful_kinds((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, g, "fuzhou")
+        return out
+    golds = counts[gold]
+    rest = _without_gold(counts, gold)
+    groups = 5 - melds
+    left = formula_discards(rest, groups)
+    lowering = formula_useful_after(rest, groups, [t for t in kinds if t != gold and left[t] >= golds])
+    for t in kinds:
+        if t == gold:
+            out[t] = useful_kinds((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, gold, "fuzhou")
+        elif left[t] < golds:
+            out[t] = _EVERY_KIND
+        else:
+            out[t] = lowering[t] | {gold}
+    return out
 
 
 def _fz_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
@@ -117,9 +184,7 @@ VIEW = RulesetView(
     size=16,
     shanten=_fz_shanten,
     useful=lambda replay, counts, melds: useful_kinds(counts, melds, _gold(replay), "fuzhou"),
-    discard_shanten=lambda replay, counts, melds, kinds: {
-        t: _fz_shanten(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds) for t in kinds
-    },
+    discard_shanten=_fz_discard_shanten,
     waits=lambda replay, counts, melds: (
         _fuzhou_waits(counts, tuple(m.as_tuple() for m in melds), g, replay.rules)  # type: ignore[attr-defined]
         if (g := _gold(replay)) is not None
@@ -131,4 +196,8 @@ VIEW = RulesetView(
     may_claim=lambda replay, tile: tile != _gold(replay),
     face_up=_fz_face_up,
     ready=lambda replay: _gold(replay) is not None,
+    useful_after=_fz_useful_after,
+    # reference fuzhou.md: 5 melds + pair is the only form, and the shanten never overstates
+    # (exact, or each gold counted as lowering it by one): above 0, no tile completes the hand
+    far_waits=lambda counts, melds: False,
 )

@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, RulesetView
 from mjstats.errors import InvalidHand
+from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
+    guobiao_shanten,
     guobiao_useful,
     guobiao_useful_after_discards,
 )
@@ -45,6 +47,24 @@ def _guobiao_waits(counts: Counts, melds: MeldKey) -> frozenset[int]:
         return frozenset()
 
 
+def _special_may_wait(counts: Counts, melds: int) -> bool:
+    """Whether a hand that is not waiting on the regular form or 七对 may still wait on a
+    special form (the judge then asks for its waits): each test is necessary for its form to be
+    one tile away, as in ``tenpai.shanten``."""
+    if melds > 1:
+        return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
+    if melds == 0:
+        kinds = 34 - counts.count(0)
+        if kinds >= 13:  # 全不靠: 13 different kinds
+            return True
+        if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
+            return True
+    # 组合龙: 8 of a knitted straight's 9 tiles
+    return 27 - counts[:27].count(0) >= 8 and any(
+        sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
+    )
+
+
 def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
     from mjstats.rulesets.guobiao.possible_win import possible_win
 
@@ -72,13 +92,18 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
 VIEW = RulesetView(
     name="guobiao",
     size=13,
-    shanten=lambda replay, counts, melds: _guobiao_shanten(counts, melds),
+    # the part masks' shanten (a record's fifth copy goes to the engine's own)
+    shanten=lambda replay, counts, melds: (
+        guobiao_shanten(counts, melds) if max(counts) <= 4 else _guobiao_shanten(counts, melds)
+    ),
     useful=lambda replay, counts, melds: guobiao_useful(counts, melds),
     discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
     waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
     legal_win=_gb_legal_win,
-    may_discard=lambda replay, seat, tile: True,
+    may_discard=None,  # any held tile
     may_claim=lambda replay, tile: True,
     face_up=lambda replay: (),
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
+    wins_need_waits=True,  # every Guobiao form is a shape the waits list
+    far_waits=_special_may_wait,
 )

@@ -24,11 +24,18 @@ from functools import cache
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
 from mjstats.rules.hand import _honour_options, _suit_options
 
-__all__ = ["guobiao_discard_shanten", "guobiao_useful", "guobiao_useful_after_discards"]
+__all__ = [
+    "formula_discards",
+    "formula_useful_after",
+    "guobiao_discard_shanten",
+    "guobiao_shanten",
+    "guobiao_useful",
+    "guobiao_useful_after_discards",
+]
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
-_SIDE = 5  # m and s are clamped to the melds needed, at most 4
+_SIDE = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
 
 
 def _bit(m: int, s: int, p: int) -> int:
@@ -193,6 +200,15 @@ def _parts(counts: Counts, groups: int) -> list[int]:
     ]
 
 
+def guobiao_shanten(counts: Counts, melds: int) -> int:
+    """The shanten of a 13 - 3m tile hand on the regular form and 七对 (``GuobiaoShape.shanten``)
+    from the part masks: four memoised lookups and three merges."""
+    groups = 4 - melds
+    a, b, c, d = _parts(counts, groups)
+    regular = _least(_merge(_merge(a, b, groups), _merge(c, d, groups), groups), groups)
+    return min(regular, _seven_pairs(counts)) if melds == 0 else regular
+
+
 def _rests(masks: list[int], groups: int) -> list[int]:
     """For each part, the merge of the other three."""
     a, b, c, d = masks
@@ -226,53 +242,157 @@ def _removals(part_counts: Counts, part: int, groups: int) -> dict[int, tuple[in
     return out
 
 
+_PartKey = tuple[int, Counts, int, int]
+_DISCARDS: dict[_PartKey, tuple[tuple[int, int], ...]] = {}
+
+
+def _part_discards(rest: int, part_counts: Counts, part: int, groups: int) -> tuple[tuple[int, int], ...]:
+    """For each held kind of a part, the regular-form shanten once one copy is discarded, the
+    other parts merged into ``rest``: memoised, as rest masks are few and parts recur."""
+    key = (rest, part_counts, part, groups)
+    found = _DISCARDS.get(key)
+    if found is None:
+        found = tuple(
+            (t, _least(_merge(rest, mask, groups), groups))
+            for t, (mask, _) in _removals(part_counts, part, groups).items()
+        )
+        if len(_DISCARDS) >= _LIMIT:
+            _DISCARDS.clear()
+        _DISCARDS[key] = found
+    return found
+
+
+_USEFUL: dict[tuple[int, Counts, int, int, int], tuple[int, ...]] = {}
+
+
+def _part_useful(rest: int, part_counts: Counts, part: int, groups: int, below: int) -> tuple[int, ...]:
+    """The kinds of a part (its 9 or 7 counts) whose draw takes the regular form under
+    ``below``, the other parts merged into ``rest``: memoised like ``_part_discards``."""
+    key = (rest, part_counts, part, groups, below)
+    found = _USEFUL.get(key)
+    if found is None:
+        if part == 3:
+            draws = _honour_draws(part_counts, groups)
+        else:
+            draws = _suit_draws(part_counts, groups, 9 * part)
+        good = _good(rest, groups, below)
+        found = tuple(k for k, mask in draws if mask & good)
+        if len(_USEFUL) >= _LIMIT:
+            _USEFUL.clear()
+        _USEFUL[key] = found
+    return found
+
+
+# the two parts other than p and q, for p != q
+_OTHER_TWO = {
+    (p, q): tuple(r for r in range(4) if r not in (p, q)) for p in range(4) for q in range(4) if p != q
+}
+
+
 class _Hand:
-    """A 14 - 3m tile hand taken apart once for both questions asked of its discards."""
+    """A 14 - 3m tile hand taken apart once for both questions asked of its discards: its
+    parts' counts and masks, the merge of every three parts (and of two, when asked)."""
 
-    __slots__ = ("counts", "draws", "groups", "melds", "parts", "removals", "rests")
+    __slots__ = (
+        "counts", "groups", "odd", "pairs_form", "parts", "rests", "seven", "shanten", "side", "slices"
+    )  # fmt: skip
 
-    def __init__(self, counts: Counts, melds: int) -> None:
-        groups = 4 - melds
-        self.counts, self.melds, self.groups = counts, melds, groups
-        self.parts = _parts(counts, groups)
-        self.rests = _rests(self.parts, groups)
-        self.draws = [_draws(counts, p, groups) for p in range(4)]
-        self.removals = [
-            _removals(counts[0:9], 0, groups),
-            _removals(counts[9:18], 1, groups),
-            _removals(counts[18:27], 2, groups),
-            _removals(counts[27:34], 3, groups),
-        ]
+    def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
+        # ``seven``: 七对 counts too (a Guobiao hand without melds)
+        self.counts, self.groups, self.pairs_form = counts, groups, seven
+        self.slices = slices = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+        a, b, c = _suit_mask(slices[0], groups), _suit_mask(slices[1], groups), _suit_mask(slices[2], groups)
+        d = _honour_mask(_honours(counts), groups)
+        self.parts = (a, b, c, d)
+        ab, cd = _merge(a, b, groups), _merge(c, d, groups)
+        self.rests = (
+            _merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups)
+        )  # fmt: skip
+        self.seven = _seven_pairs(counts) if seven else 99
+        self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
+        # (part, its mask after the discard, shanten left): the useful kinds of the other parts
+        self.side: dict[tuple[int, int, int], list[int]] = {}
+        self.odd: list[int] | None = None  # kinds held once or three times (七对's draws)
+
+    def discard_shanten(self) -> dict[int, int]:
+        """The shanten (regular form and 七对) left by discarding each held kind."""
+        found = self.shanten
+        if found is None:
+            groups, rests, slices, counts = self.groups, self.rests, self.slices, self.counts
+            found = {}
+            for p in range(4):
+                if any(slices[p]):
+                    found.update(_part_discards(rests[p], slices[p], p, groups))
+            if self.pairs_form:
+                seven = self.seven
+                for t, s in found.items():
+                    # 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
+                    left = seven + 1 if counts[t] in (2, 4) else seven
+                    if left < s:
+                        found[t] = left
+            self.shanten = found
+        return found
+
+    def useful_after(self, t: int) -> frozenset[int]:
+        """The useful kinds of the hand left by discarding ``t``: only part ``p`` (t's) changes,
+        so each other part's rest is the merge of two untouched parts with p's new mask."""
+        groups, counts, slices = self.groups, self.counts, self.slices
+        p = 3 if t >= 27 else t // 9
+        part = slices[p]
+        mask, left = (_REMOVALS.get((part, p, groups)) or _removals(part, p, groups))[t]
+        before = (self.shanten or self.discard_shanten())[t]
+        key = (p, mask, before)
+        side = self.side.get(key)
+        if side is None:  # discards of one part leaving the same mask share the other parts' draws
+            side = self.side[key] = []
+            parts = self.parts
+            for q in range(4):
+                if q != p and any(slices[q]):
+                    r, s = _OTHER_TWO[p, q]
+                    rest = _merge(_merge(parts[r], parts[s], groups), mask, groups)
+                    side.extend(_part_useful(rest, slices[q], q, groups, before))
+        rest = self.rests[p]
+        own = _USEFUL.get((rest, left, p, groups, before))
+        if own is None:
+            own = _part_useful(rest, left, p, groups, before)
+        out = [*own, *side]
+        if self.pairs_form:
+            n = counts[t]
+            if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
+                # 1 -> 2 and 3 -> 4 make a pair for 七对
+                if self.odd is None:
+                    self.odd = [k for k, c in enumerate(counts) if c == 1 or c == 3]
+                out.extend(k for k in self.odd if k != t)
+                if n == 2 or n == 4:
+                    out.append(t)  # t left once or three times
+        return frozenset(out)
 
 
 _LAST: list[_Hand] = []
 
 
-def _hand(counts: Counts, melds: int) -> _Hand:
+def _hand(counts: Counts, melds: int, groups: int | None = None) -> _Hand:
     """The hand, taken apart once: the judge asks for its discards' shanten, then for the
-    useful kinds of the best ones (read once, so a caller in another thread cannot swap it)."""
+    useful kinds of the best ones (read once, so a caller in another thread cannot swap it).
+    ``groups``: the melds + pair form alone with that many sets to make (no 七对); default
+    Guobiao's, 4 - melds and 七对 without melds."""
+    seven = groups is None and melds == 0
+    groups = 4 - melds if groups is None else groups
     last = _LAST[0] if _LAST else None
-    if last is not None and last.counts == counts and last.melds == melds:
+    if last is not None and last.counts == counts and last.groups == groups and last.pairs_form == seven:
         return last
-    hand = _Hand(counts, melds)
+    hand = _Hand(counts, groups, seven)
     _LAST[:] = [hand]
     return hand
 
 
-def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
-    """The shanten left by discarding each of ``kinds`` from a 14 - 3m tile hand."""
-    hand = _hand(counts, melds)
-    groups, rests, removals = hand.groups, hand.rests, hand.removals
-    seven = _seven_pairs(counts) if melds == 0 else 99
-    out = {}
-    for t in kinds:
-        p = 3 if t >= 27 else t // 9
-        s = _least(_merge(rests[p], removals[p][t][0], groups), groups)
-        if melds == 0:
-            n = counts[t]  # 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
-            s = min(s, seven + (1 if n in (2, 4) else 0))
-        out[t] = s
-    return out
+def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int] | None) -> dict[int, int]:
+    """The shanten left by discarding each of ``kinds`` (None: every held kind, in increasing
+    order) from a 14 - 3m tile hand."""
+    found = _hand(counts, melds).discard_shanten()
+    if kinds is None:
+        return dict(found)
+    return {t: found[t] for t in kinds}
 
 
 def _useful_of(
@@ -297,27 +417,24 @@ def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
     return _useful_of(counts, melds, groups, _parts(counts, groups), draws)
 
 
-_AFTER: dict[tuple[Counts, int], frozenset[int]] = {}
-
-
 def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, frozenset[int]]:
     """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
-    discarding it: the three untouched parts' masks and draws are shared, only the merges
-    change. Hands left recur (a drawn tile discarded leaves the hand before the draw)."""
+    discarding it: the three untouched parts' masks are shared, only the merges change."""
     hand = _hand(counts, melds)
-    out = {}
-    for t in kinds:
-        after = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
-        key = (after, melds)
-        found = _AFTER.get(key)
-        if found is None:
-            p = 3 if t >= 27 else t // 9
-            changed, changed_draws = list(hand.parts), list(hand.draws)
-            changed[p], left = hand.removals[p][t]
-            groups = hand.groups
-            changed_draws[p] = _honour_draws(left, groups) if p == 3 else _suit_draws(left, groups, 9 * p)
-            if len(_AFTER) >= _LIMIT:
-                _AFTER.clear()
-            found = _AFTER[key] = _useful_of(after, melds, hand.groups, changed, changed_draws)
-        out[t] = found
-    return out
+    return {t: hand.useful_after(t) for t in kinds}
+
+
+# --- the melds + pair formula alone, any number of sets (a wild-gold ruleset's base) ----------
+
+
+def formula_discards(counts: Counts, groups: int) -> dict[int, int]:
+    """For a hand of 3 x ``groups`` + 2 tiles (no wild): the melds + pair formula (``rules.hand``
+    ``partial_shanten``) of the hand left by discarding each held kind, in increasing order."""
+    return dict(_hand(counts, 0, groups).discard_shanten())
+
+
+def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[int, frozenset[int]]:
+    """For each of ``kinds`` held: the kinds whose draw lowers the formula of the hand left by
+    discarding it (the hand's own kinds within two ranks, as ``integrity.useful`` tries)."""
+    hand = _hand(counts, 0, groups)
+    return {t: hand.useful_after(t) for t in kinds}

@@ -8,7 +8,7 @@ enough that their p-values are not visibly discrete (docs/integrity.md, "Checked
 null"), and small enough that the hands give 1,000 p-values or more. A test passes when its
 p-values' KS p-value is above 1%. Results go to --out as one JSON line a test.
 
-    python bench/integrity_null.py --rules guobiao --hands-dir DIR [--out R.jsonl]
+    python bench/integrity_null.py --rules guobiao --hands-dir DIR [--max-hands N] [--out R.jsonl]
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ from mjstats.records import Hand
 
 ALPHA = 0.01
 # hands a run, per family and ruleset: Guobiao hands have about 3x the draws of Fuzhou's
+# (50,000 hands: 1,000 p-values or more for every test by seat or pair)
 SIZES = {
-    "guobiao": {"deal": 300, "draw": 40, "collusion": 1000, "outcome": 400, "streak": 400},
-    "fuzhou": {"deal": 300, "draw": 100, "collusion": 1000, "outcome": 400, "streak": 400},
+    "guobiao": {"deal": 200, "draw": 40, "collusion": 500, "outcome": 200, "streak": 200},
+    "fuzhou": {"deal": 200, "draw": 100, "collusion": 500, "outcome": 200, "streak": 200},
 }
 
 
@@ -56,14 +57,18 @@ MAKERS: dict[str, Callable[[], object]] = {
 }
 
 
-def fair_hands(folder: Path, ruleset: str) -> Iterator[Hand]:
-    """Every hand of the ruleset's canonical files in ``folder``, files in name order."""
+def fair_hands(folder: Path, ruleset: str, limit: int) -> Iterator[Hand]:
+    """The first ``limit`` hands of the ruleset's canonical files in ``folder``, files in name order."""
     files = sorted(folder.glob(f"{ruleset}-*.jsonl.gz"))
     if not files:
         sys.exit(f"integrity_null: no {ruleset}-*.jsonl.gz files in {folder}")
+    n = 0
     for path in files:
         for hand in read_canonical(path):
             if isinstance(hand, Hand) and hand.ruleset == ruleset:
+                if n == limit:
+                    return
+                n += 1
                 yield hand
 
 
@@ -98,10 +103,11 @@ def main() -> None:
     )
     parser.add_argument("--rules", choices=sorted(SIZES), required=True)
     parser.add_argument("--hands-dir", type=Path, required=True, help="folder of fair canonical hands")
+    parser.add_argument("--max-hands", type=int, default=50_000, help="hands read at most (50,000)")
     parser.add_argument("--out", type=Path, help="JSON lines to append to")
     args = parser.parse_args()
     start = time.process_time()
-    found, n = null_p_values(fair_hands(args.hands_dir, args.rules), SIZES[args.rules])
+    found, n = null_p_values(fair_hands(args.hands_dir, args.rules, args.max_hands), SIZES[args.rules])
     cpu = time.process_time() - start
     print(f"{args.rules}: {n:,} fair hands, {cpu:.0f} s CPU; KS against uniform, pass at p > {ALPHA:.0%}")
     print(f"{'test':24} {'p-values':>9} {'KS D':>7} {'KS p':>8}  verdict")

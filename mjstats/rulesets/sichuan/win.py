@@ -18,6 +18,15 @@ from functools import lru_cache
 
 from mjstats.errors import InvalidHand
 from mjstats.rules import hand as shapes
+from mjstats.rulesets.sichuan.suit_table import (
+    ENTRIES as _ENTRIES,
+)
+from mjstats.rulesets.sichuan.suit_table import (
+    Features,
+    suit_completions,
+    suit_entry,
+    suit_features,
+)
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
     check_copies,
@@ -49,56 +58,6 @@ __all__ = [
 
 WIN_SIZE = 14  # a winning hand: 14 tiles, kongs counting as 3
 HAND_SETS = 4  # 4 sets + 1 pair
-
-_TERMINAL = (0, 8)  # rank 1 and 9 (code % 9)
-_JIANG = (1, 4, 7)  # rank 2, 5 and 8
-Features = tuple[bool, bool, bool]  # (no sequence, every group holds a 1 or 9, every group is 2/5/8)
-NO_GROUPS: frozenset[Features] = frozenset({(True, True, True)})
-
-
-@lru_cache(maxsize=1 << 16)
-def suit_features(key: tuple[int, ...], pair: bool) -> frozenset[Features]:
-    """The feature triples of every split of one suit's counts (9 ranks) into pongs and
-    sequences, plus the pair when ``pair``; empty when no split exists.
-
-    The patterns only ask whether all groups are pongs, all hold a 1 or 9, all are of rank
-    2/5/8, so each suit is split on its own and a hand's readings are the combinations of its
-    suits'. Memoised: suits repeat far more than hands do.
-    """
-    i = 0
-    while i < 9 and key[i] == 0:
-        i += 1
-    if i == 9:
-        return frozenset() if pair else NO_GROUPS
-    out: set[Features] = set()
-    terminal = i in _TERMINAL
-    jiang = i in _JIANG
-
-    def add(rest: tuple[int, ...], rest_pair: bool, group: Features) -> None:
-        for f in suit_features(rest, rest_pair):
-            out.add((f[0] and group[0], f[1] and group[1], f[2] and group[2]))
-
-    if pair and key[i] >= 2:
-        add((*key[:i], key[i] - 2, *key[i + 1 :]), False, (True, terminal, jiang))
-    if key[i] >= 3:
-        add((*key[:i], key[i] - 3, *key[i + 1 :]), pair, (True, terminal, jiang))
-    if i <= 6 and key[i + 1] and key[i + 2]:
-        rest = (*key[:i], key[i] - 1, key[i + 1] - 1, key[i + 2] - 1, *key[i + 3 :])
-        add(rest, pair, (False, i in (0, 6), False))
-    return frozenset(out)
-
-
-@lru_cache(maxsize=1 << 16)
-def suit_completions(key: tuple[int, ...], pair: bool) -> tuple[int, ...]:
-    """Ranks (0-8) whose tile, added to one suit's counts, lets the suit split into sets (plus
-    the pair when ``pair``); only ranks within two of a tile already held can. Memoised."""
-    out = []
-    for r in range(9):
-        near = key[r] < 4 and any(key[max(0, r - 2) : r + 3])
-        if near and suit_features((*key[:r], key[r] + 1, *key[r + 1 :]), pair):
-            out.append(r)
-    return tuple(out)
-
 
 @lru_cache(maxsize=1 << 12)
 def _combine(a: frozenset[Features], b: frozenset[Features]) -> frozenset[Features]:
@@ -219,10 +178,58 @@ def waits_from_counts(
 
 @lru_cache(maxsize=1 << 13)  # hand-level reuse needs only the recent hands
 def waits_by_key(
-    counts: tuple[int, ...], held: tuple[int, ...], melded: bool, void_suit: int | None
+    counts: Sequence[int], held: Sequence[int], melded: bool, void_suit: int | None
 ) -> frozenset[Tile]:
     """:func:`waits_from_counts` of a checked 13-tile hand by its canonical key: concealed
-    counts, concealed + meld counts, whether it has a meld, the void suit index (memoised)."""
+    counts, concealed + meld counts (tuples or ``bytes``), whether it has a meld, the void suit
+    index (memoised)."""
+    try:
+        raw = bytes(counts)  # the per-suit tables' keys (a bytes key is returned as is)
+    except ValueError:  # a count outside 0..255 (a broken record): the tuple route
+        return _waits_by_tuples(tuple(counts), tuple(held), melded, void_suit)
+    e = (
+        _ENTRIES.get(raw[0:9]) or suit_entry(raw[0:9]),
+        _ENTRIES.get(raw[9:18]) or suit_entry(raw[9:18]),
+        _ENTRIES.get(raw[18:27]) or suit_entry(raw[18:27]),
+    )
+    if melded:
+        present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
+    else:
+        present = (e[0][0] > 0, e[1][0] > 0, e[2][0] > 0)
+    if void_suit is not None and present[void_suit]:
+        return _NO_WAITS  # a void-suit tile must go before any win
+    if present[0] and present[1] and present[2]:
+        return _NO_WAITS
+    two_suits = present[0] + present[1] + present[2] == 2
+    out: list[int] = []
+    for s, (j, k) in _OTHER_TWO:
+        if s == void_suit or (void_suit is None and two_suits and not present[s]):
+            continue
+        # one suit holds the pair (3k + 2 tiles), the others 3k: the others must be 0 or 2 now
+        # with exactly one 2 after the growing suit gains its tile
+        grown = (e[s][0] + 1) % 3
+        sj, sk = e[j][0] % 3, e[k][0] % 3
+        if sj == 1 or sk == 1 or grown == 1 or (grown == 2) + (sj == 2) + (sk == 2) != 1:
+            continue
+        if e[j][1] and e[k][1]:  # the other two split as they are
+            base = 9 * s
+            out.extend([base + r for r, _ in e[s][2]])
+    # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
+    # a single, a quad being two pairs): the single pairs up.
+    if not melded and (max(raw) > 4 or raw.count(0) + raw.count(2) + raw.count(4) == 26):
+        # (the count test, done in C, lets through only hands with at most one uneven kind)
+        odd = [k for k in range(27) if raw[k] & 1]
+        if len(odd) == 1:
+            out.append(odd[0])
+    if not out:
+        return _NO_WAITS
+    return frozenset([SUITED[k] for k in out if held[k] < 4])
+
+
+def _waits_by_tuples(
+    counts: tuple[int, ...], held: tuple[int, ...], melded: bool, void_suit: int | None
+) -> frozenset[Tile]:
+    """:func:`waits_by_key` through the per-suit functions directly (counts that are no bytes)."""
     w, t, b = counts[0:9], counts[9:18], counts[18:27]
     present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
     if void_suit is not None and present[void_suit]:

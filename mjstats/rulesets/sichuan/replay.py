@@ -144,6 +144,10 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.win_seqs: list[int] = []  # seq of each computed win, settlement order
         self.pending_added: tuple[int, int, bool] | None = None  # (seat, tile, late) in a rob window
         self.contexts: list[tuple[WinContext, FanContext]] = []
+        # rule switches and the wall read on every draw and discard, bound once
+        self.wall = hand.wall
+        self.void_strict = self.rules.deal.void_discard == "strict"
+        self.last_four_must_win = self.rules.play.last_four_must_win
 
     # --- small helpers -------------------------------------------------------------------------
     def next_active(self, seat: int) -> int:
@@ -164,7 +168,10 @@ class SichuanReplay(MoneyAudit, HandReplay):
             elif sum(counts) != 13 - 3 * len(melds):
                 found = _NO_WAITS  # not a waiting size (the size is reported where it matters)
             else:
-                key = tuple(counts)
+                try:
+                    key: bytes | tuple[int, ...] = bytes(counts)  # hashed once, compared in C
+                except ValueError:  # a count below 0 after a broken record: the tuple key
+                    key = tuple(counts)
                 if melds:
                     held = list(counts)
                     for kind, tile, _ in melds:
@@ -566,20 +573,23 @@ class SichuanReplay(MoneyAudit, HandReplay):
         return True
 
     def on_draw(self, ev: Event) -> None:
+        # The commonest event with on_discard: the helpers (enter, release, the wall check)
+        # are inlined; the findings and their order are those of the helpers.
         seat, tile = ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("a draw without a seat or tile")
+        mode = self.mode
         replacement = False
-        if self.mode == "kong":
+        if mode == "claim":
+            expected = self.close_window(None)
+        elif mode == "draw":
+            expected = self.actor
+        elif mode == "kong":
             expected = self.actor
             replacement = True
-        elif self.mode == "rob":
+        elif mode == "rob":
             self.complete_added_kong()
             expected, replacement = self.actor, True
-        elif self.mode == "claim":
-            expected = self.close_window(None)
-        elif self.mode == "draw":
-            expected = self.actor
         elif self.pong_turn and seat == self.actor:
             expected = None
             self.report("sichuan.pong_discard", f"seat {seat} draws after its pong", "a discard", "draw")
@@ -593,7 +603,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
             )
         if expected is not None and seat != expected:
             self.report("sichuan.turn", f"seat {seat} draws out of turn", f"seat {expected}", f"seat {seat}")
-        if self.p[seat].won:
+        p = self.p[seat]
+        if p.won:
             self.report("sichuan.winner_acts", f"seat {seat} draws after winning", "no draw", "draw")
         if ev.tail != replacement:
             self.report(
@@ -602,16 +613,22 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 "replacement" if replacement else "normal",
                 "replacement" if ev.tail else "normal",
             )
-        self.check_wall_tile(seat, tile, replacement)
-        if self.left <= 0:
+        if self.wall is not None:
+            self.check_wall_tile(seat, tile, replacement)
+        left = self.left
+        if left <= 0:
             self.report("sichuan.wall", f"seat {seat} draws from an empty wall", "no draw", "draw")
-        self.left -= 1
-        if self.left == 3:
+        left -= 1
+        self.left = left
+        if left == 3:
             self.last_four = True  # reference §2.12: the wall goes from 4 to 3
-        if self.left == 0:
+        if left == 0:
             self.last_drawer = seat
         self.enter(seat, tile)
-        self.release(seat)  # reference §2.11: the lock ends at the player's own draw
+        # release(seat), inlined: reference §2.11, the lock ends at the player's own draw
+        if p.locked:
+            p.locked.clear()
+        p.threshold = -1
         self.first_turn = False
         if not replacement:
             self.kong_turn = False
@@ -621,7 +638,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
 
     def check_wall_tile(self, seat: int, tile: int, replacement: bool) -> None:
         """With a recorded wall: the draw takes its next tile (replacements per profile)."""
-        wall = self.hand.wall
+        wall = self.wall
         if wall is None:
             return
         from_tail = replacement and self.rules.deal.kong_replacement_from == "tail"
@@ -663,24 +680,35 @@ class SichuanReplay(MoneyAudit, HandReplay):
         seat, tile = ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("a discard without a seat or tile")
-        self.expect_turn(seat, "discards")
-        self.must_take_self_draw(seat, "discards")
-        self.check_size(seat, 14, "discards")
         p = self.p[seat]
+        if p.won or self.mode != "turn" or self.actor != seat:
+            self.expect_turn(seat, "discards")  # reports, and adopts the record
+        if self.last_four and self.last_four_must_win:
+            self.must_take_self_draw(seat, "discards")
+        counts = p.counts
+        size = sum(counts) + 3 * len(p.melds)  # check_size(seat, 14, "discards"), inlined
+        if size != 14:
+            self.report("sichuan.hand_size", f"seat {seat} holds {size} tiles when it discards", 14, size)
+        void = p.void
         if (
-            self.rules.deal.void_discard == "strict"
-            and p.holds_void()
+            self.void_strict
+            and void is not None
+            and any(counts[9 * void : 9 * void + 9])
             and tile < 27
-            and _suit(tile) != p.void
+            and tile // 9 != void
         ):
             self.report(
                 "sichuan.void_first",
-                f"seat {seat} discards {_t(tile)} while holding its void suit {'WTB'[p.void]}",
-                f"a {'WTB'[p.void]} tile",
+                f"seat {seat} discards {_t(tile)} while holding its void suit {'WTB'[void]}",
+                f"a {'WTB'[void]} tile",
                 _t(tile),
-            )  # type: ignore[index]
+            )
         if tile < 27:
-            self.take(seat, tile, 1, "sichuan.tiles", "discards")
+            if counts[tile]:  # take(seat, tile, 1, ...), inlined for the common case
+                counts[tile] -= 1
+                p.waits = None
+            else:
+                self.take(seat, tile, 1, "sichuan.tiles", "discards")
         p.discards += 1
         self.discard_after_kong = self.kong_turn
         self.last_tile_discard = self.left == 0 and self.last_drawer == seat and not self.pong_turn
@@ -692,8 +720,19 @@ class SichuanReplay(MoneyAudit, HandReplay):
         ``claimant``): passes inferred; returns the seat that draws next."""
         d, tile = self.actor, self.tile
         assert tile is not None
-        for seat in _OTHERS[d]:  # could_win skips the seats that have won
-            if self.could_win(seat, tile):
+        seats = self.p
+        for seat in _OTHERS[d]:
+            # could_win(seat, tile), inlined: the hot path of every discard
+            p = seats[seat]
+            if p.won:
+                continue
+            waits = p.waits
+            if waits is None:
+                if tile // 9 == p.void or not _near(p.counts, tile):
+                    continue  # no win can use it: the waits need not be worked out
+                waits = self.waits(seat)
+            # (a wait is never of the void suit and always near the hand: waits() says so)
+            if tile in waits and not self.locked_out(seat, tile):
                 self.passed(seat, tile)
         self.mode = "draw"
         self.actor = self.next_active(d)

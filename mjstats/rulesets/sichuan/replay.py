@@ -54,7 +54,7 @@ _DIRECTIONS = {"next": 1, "opposite": 2, "prev": 3}  # (receiver - giver) % 4
 _NO_WAITS: frozenset[Tile] = frozenset()
 # event kinds bound once: the replay loop tests them on every event
 _VOID, _CHI, _PENG, _GANG = EventKind.VOID, EventKind.CHI, EventKind.PENG, EventKind.GANG
-_HU, _DRAW, _HUANG = EventKind.HU, EventKind.DRAW, EventKind.HUANG
+_HU, _DRAW, _HUANG, _DISCARD = EventKind.HU, EventKind.DRAW, EventKind.HUANG, EventKind.DISCARD
 _TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
 _OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
@@ -307,8 +307,17 @@ class SichuanReplay(MoneyAudit, HandReplay):
             EventKind.HU: self.on_hu,
             EventKind.HUANG: self.on_huang,
         }
+        events = self.hand.events
+        n, i = len(events), 0
+        plain = turns is None  # --explain snapshots every event: no plain run then
         try:
-            for ev in self.hand.events:
+            while i < n:
+                if plain and self.stage == "play" and not self.hus:
+                    i = self.run_plain(events, i)
+                    if i == n:
+                        break
+                ev = events[i]
+                i += 1
                 self.seq = ev.seq
                 kind, seat, tile = ev.kind, ev.seat, ev.tile
                 if seat is not None and not 0 <= seat < 4:
@@ -381,6 +390,102 @@ class SichuanReplay(MoneyAudit, HandReplay):
             turns=tuple(self.turns) if self.turns is not None else (),
             more_wins=tuple(self.more_wins[1:]),
         )
+
+    def run_plain(self, events: tuple[Event, ...] | list[Event], i: int) -> int:
+        """Replay the plain draws and discards from ``events[i]`` on, the state held in locals;
+        returns the index of the first event that is not plain, for the full handlers.
+
+        Plain: a draw by the seat whose turn it is, of the wall's next tile, after a discard
+        nobody could win on (no pass to infer), or a discard by the seat holding 14 tiles with
+        no last-four or void-suit question. Such an event raises no finding, so this loop does
+        exactly what on_draw / close_window / on_discard do for it, with fewer steps; anything
+        else (and any doubt) goes to those handlers, with the state written back first.
+        """
+        n = len(events)
+        seats, seen, wall, settlement = self.p, self.seen, self.wall, self.events
+        mode, actor, current = self.mode, self.actor, self.tile
+        left, wall_pos, wall_tail = self.left, self.wall_pos, self.wall_tail
+        kong_turn, pong_turn, first_turn = self.kong_turn, self.pong_turn, self.first_turn
+        replacement, last_four, last_drawer = self.replacement, self.last_four, self.last_drawer
+        discard_after_kong = self.discard_after_kong
+        last_tile_discard = getattr(self, "last_tile_discard", False)
+        four_rule, strict = self.last_four_must_win, self.void_strict
+        while i < n:
+            ev = events[i]
+            kind, seat, tile = ev.kind, ev.seat, ev.tile
+            if seat is None or tile is None or not 0 <= seat < 4 or tile >= 27:
+                break
+            if kind is _DRAW:
+                if ev.tail:
+                    break
+                if mode == "claim":
+                    # close_window(None) with no pass to infer: nobody could win on the discard
+                    assert current is not None
+                    wanted = False
+                    for other in _OTHERS[actor]:
+                        q = seats[other]
+                        if q.won:
+                            continue
+                        waits = q.waits
+                        if waits is None:
+                            if current // 9 == q.void or not _near(q.counts, current):
+                                continue
+                            waits = self.waits(other)
+                        if current in waits:
+                            wanted = True
+                            break
+                    if wanted:
+                        break
+                    mode, actor = "draw", self.next_active(actor)
+                elif mode != "draw":
+                    break
+                p = seats[seat]
+                if seat != actor or p.won or left <= 0 or seen[tile] >= 4:
+                    break
+                if wall is not None:
+                    if wall_pos >= wall_tail or wall[wall_pos] != tile:
+                        break
+                    wall_pos += 1
+                left -= 1
+                if left == 3:
+                    last_four = True  # reference §2.12: the wall goes from 4 to 3
+                if left == 0:
+                    last_drawer = seat
+                seen[tile] += 1
+                p.counts[tile] += 1
+                p.waits = None
+                if p.locked:  # reference §2.11: the lock ends at the player's own draw
+                    p.locked.clear()
+                p.threshold = -1
+                first_turn = kong_turn = pong_turn = replacement = False
+                settlement.append(_TURNS[seat])
+                mode, actor, current = "turn", seat, tile
+            elif kind is _DISCARD:
+                if mode != "turn" or actor != seat or (last_four and four_rule):
+                    break
+                p = seats[seat]
+                counts = p.counts
+                if p.won or not counts[tile] or sum(counts) + 3 * len(p.melds) != 14:
+                    break
+                void = p.void
+                if strict and void is not None and tile // 9 != void and any(counts[9 * void : 9 * void + 9]):
+                    break
+                counts[tile] -= 1
+                p.waits = None
+                p.discards += 1
+                discard_after_kong = kong_turn
+                last_tile_discard = left == 0 and last_drawer == seat and not pong_turn
+                mode, actor, current = "claim", seat, tile
+                pong_turn = False
+            else:
+                break
+            i += 1
+        self.mode, self.actor, self.tile = mode, actor, current
+        self.left, self.wall_pos, self.wall_tail = left, wall_pos, wall_tail
+        self.kong_turn, self.pong_turn, self.first_turn = kong_turn, pong_turn, first_turn
+        self.replacement, self.last_four, self.last_drawer = replacement, last_four, last_drawer
+        self.discard_after_kong, self.last_tile_discard = discard_after_kong, last_tile_discard
+        return i
 
     def stop(self, why: str) -> None:  # type: ignore[override]
         self.report("replay.stopped", f"replay stopped: {why}")

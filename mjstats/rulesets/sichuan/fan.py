@@ -375,8 +375,9 @@ def wait_values(
     yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
     # 七对 needs 13 concealed tiles, no meld and exactly one kind held an odd number of times:
     # then only that kind completes it
-    odd = [k for k in range(27) if raw[k] & 1] if not melds and sum(raw) == WIN_SIZE - 1 else []
-    seven_wait = odd[0] if len(odd) == 1 else None
+    seven_wait = None
+    if not melds and sum(raw) == WIN_SIZE - 1 and raw.count(1) + raw.count(3) == 1:
+        seven_wait = raw.find(1) if 1 in raw else raw.find(3)  # (the counts are at most 4)
     out = []
     for wait in waits:
         s = wait // 9

@@ -41,6 +41,7 @@ from mjstats.rulesets.sichuan.settle import (
     Winner,
 )
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
+from mjstats.rulesets.sichuan.tiles import tiles_of
 from mjstats.rulesets.sichuan.win import waits_by_key, waits_from_counts
 from mjstats.tiles import ALL_KINDS, SUITED, Tile
 
@@ -57,6 +58,7 @@ _VOID, _CHI, _PENG, _GANG = EventKind.VOID, EventKind.CHI, EventKind.PENG, Event
 _HU, _DRAW, _HUANG, _DISCARD = EventKind.HU, EventKind.DRAW, EventKind.HUANG, EventKind.DISCARD
 _TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
+_NEXT = (1, 2, 3, 0)  # the seat after each
 _OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
 
 
@@ -104,7 +106,7 @@ class _Seat:
         return v is not None and any(self.counts[9 * v : 9 * v + 9])
 
     def tiles(self) -> tuple[Tile, ...]:
-        return tuple(SUITED[k] for k, n in enumerate(self.counts) for _ in range(n))
+        return tiles_of(self.counts)
 
 
 class SichuanReplay(MoneyAudit, HandReplay):
@@ -436,7 +438,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
                             break
                     if wanted:
                         break
-                    mode, actor = "draw", self.next_active(actor)
+                    following = _NEXT[actor]
+                    mode, actor = "draw", following if not seats[following].won else self.next_active(actor)
                 elif mode != "draw":
                     break
                 p = seats[seat]
@@ -529,8 +532,14 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     "the wall's",
                     "other tiles",
                 )
-        for tile in ev.tiles:
-            self.enter(seat, tile)
+        seen, counts = self.seen, self.p[seat].counts
+        for tile in ev.tiles:  # enter(seat, tile) for each, inlined
+            if tile >= 27 or seen[tile] >= 4:
+                self.enter(seat, tile)  # reports
+                continue
+            seen[tile] += 1
+            counts[tile] += 1
+        self.p[seat].waits = None
 
     def end_deal(self) -> None:
         if self.stage == "deal":
@@ -1047,7 +1056,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         counts = list(p.counts)
         if self_drawn:
             counts[tile] -= 1
-        hand = tuple(SUITED[k] for k, n in enumerate(counts) for _ in range(n))
+        hand = tiles_of(counts)
         try:
             ok = tile in waits_from_counts(
                 counts, tuple((k, SUITED[t], o) for k, t, o in p.melds), self.held(seat, counts), p.void

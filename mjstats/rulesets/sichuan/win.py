@@ -202,25 +202,21 @@ def waits_by_key(
         return _NO_WAITS
     two_suits = present[0] + present[1] + present[2] == 2
     out: list[int] = []
-    for s, (j, k) in _OTHER_TWO:
+    for s, j, k in _GROWERS[e[0][0] % 3 * 9 + e[1][0] % 3 * 3 + e[2][0] % 3]:
         if s == void_suit or (void_suit is None and two_suits and not present[s]):
-            continue
-        # one suit holds the pair (3k + 2 tiles), the others 3k: the others must be 0 or 2 now
-        # with exactly one 2 after the growing suit gains its tile
-        grown = (e[s][0] + 1) % 3
-        sj, sk = e[j][0] % 3, e[k][0] % 3
-        if sj == 1 or sk == 1 or grown == 1 or (grown == 2) + (sj == 2) + (sk == 2) != 1:
             continue
         if e[j][1] and e[k][1]:  # the other two split as they are
             base = 9 * s
             out.extend([base + r for r, _ in e[s][2]])
     # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
     # a single, a quad being two pairs): the single pairs up.
-    if not melded and (max(raw) > 4 or raw.count(0) + raw.count(2) + raw.count(4) == 26):
-        # (the count test, done in C, lets through only hands with at most one uneven kind)
-        odd = [k for k in range(27) if raw[k] & 1]
-        if len(odd) == 1:
-            out.append(odd[0])
+    if not melded:
+        if max(raw) > 4:  # a broken hand: count the uneven kinds one by one
+            odd = [k for k in range(27) if raw[k] & 1]
+            if len(odd) == 1:
+                out.append(odd[0])
+        elif raw.count(1) + raw.count(3) == 1:  # (counted in C)
+            out.append(raw.find(1) if 1 in raw else raw.find(3))
     if not out:
         return _NO_WAITS
     return frozenset([SUITED[k] for k in out if held[k] < 4])
@@ -274,6 +270,22 @@ def clear_caches() -> None:
 
 _NO_WAITS: frozenset[Tile] = frozenset()
 _OTHER_TWO = ((0, (1, 2)), (1, (0, 2)), (2, (0, 1)))  # each suit and the two others
+
+
+def _growers(sizes: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
+    """(suit, other, other) for each suit that may take a regular wait when the suits hold
+    ``sizes`` tiles mod 3: one suit holds the pair (3k + 2 tiles), the others 3k, so the others
+    must be 0 or 2 now with exactly one 2 after the growing suit gains its tile."""
+    out = []
+    for s, (j, k) in _OTHER_TWO:
+        grown, sj, sk = (sizes[s] + 1) % 3, sizes[j], sizes[k]
+        if sj != 1 and sk != 1 and grown != 1 and (grown == 2) + (sj == 2) + (sk == 2) == 1:
+            out.append((s, j, k))
+    return tuple(out)
+
+
+# the growers of every (size mod 3) triple, indexed by 9 * m0 + 3 * m1 + m2
+_GROWERS = tuple(_growers((m // 9, m // 3 % 3, m % 3)) for m in range(27))
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

@@ -59,6 +59,8 @@ _HU, _DRAW, _HUANG, _DISCARD = EventKind.HU, EventKind.DRAW, EventKind.HUANG, Ev
 _TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
 _NEXT = (1, 2, 3, 0)  # the seat after each
+_SEATS = frozenset(range(4))  # (None and anything else is not in them)
+_SUITED_KINDS = frozenset(range(27))
 _OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
 
 
@@ -311,11 +313,13 @@ class SichuanReplay(MoneyAudit, HandReplay):
         }
         events = self.hand.events
         n, i = len(events), 0
-        plain = turns is None  # --explain snapshots every event: no plain run then
+        plain = turns is None and n > 0  # --explain snapshots every event: no plain run then
+        # the event columns the plain run reads (kind, seat, tile, tail), transposed once in C
+        columns = tuple(zip(*events, strict=True)) if plain else ()
         try:
             while i < n:
                 if plain and self.stage == "play" and not self.hus:
-                    i = self.run_plain(events, i)
+                    i = self.run_plain(columns, i)
                     if i == n:
                         break
                 ev = events[i]
@@ -393,9 +397,10 @@ class SichuanReplay(MoneyAudit, HandReplay):
             more_wins=tuple(self.more_wins[1:]),
         )
 
-    def run_plain(self, events: tuple[Event, ...] | list[Event], i: int) -> int:
-        """Replay the plain draws and discards from ``events[i]`` on, the state held in locals;
-        returns the index of the first event that is not plain, for the full handlers.
+    def run_plain(self, columns: tuple[tuple[object, ...], ...], i: int) -> int:
+        """Replay the plain draws and discards from event ``i`` on, over the hand's event
+        columns (``tuple(zip(*events))``) with the state held in locals; returns the index of
+        the first event that is not plain, for the full handlers.
 
         Plain: a draw by the seat whose turn it is, of the wall's next tile, after a discard
         nobody could win on (no pass to infer), or a discard by the seat holding 14 tiles with
@@ -403,7 +408,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
         exactly what on_draw / close_window / on_discard do for it, with fewer steps; anything
         else (and any doubt) goes to those handlers, with the state written back first.
         """
-        n = len(events)
+        kinds, seat_col, tile_col, tails = columns[1], columns[2], columns[3], columns[7]
+        n = len(kinds)
         seats, seen, wall, settlement = self.p, self.seen, self.wall, self.events
         mode, actor, current = self.mode, self.actor, self.tile
         left, wall_pos, wall_tail = self.left, self.wall_pos, self.wall_tail
@@ -413,16 +419,30 @@ class SichuanReplay(MoneyAudit, HandReplay):
         last_tile_discard = getattr(self, "last_tile_discard", False)
         four_rule, strict = self.last_four_must_win, self.void_strict
         while i < n:
-            ev = events[i]
-            kind, seat, tile = ev.kind, ev.seat, ev.tile
-            if seat is None or tile is None or not 0 <= seat < 4 or tile >= 27:
+            kind, seat, tile = kinds[i], seat_col[i], tile_col[i]
+            if seat not in _SEATS or tile not in _SUITED_KINDS:
                 break
-            if kind is _DRAW:
-                if ev.tail:
+            if kind is _DISCARD:
+                if mode != "turn" or actor != seat or (last_four and four_rule):
+                    break
+                p = seats[seat]
+                counts = p.counts
+                if p.won or not counts[tile] or sum(counts) + 3 * len(p.melds) != 14:
+                    break
+                void = p.void
+                if strict and void is not None and tile // 9 != void and any(counts[9 * void : 9 * void + 9]):
+                    break
+                counts[tile] -= 1
+                p.waits = None
+                p.discards += 1
+                discard_after_kong = kong_turn
+                last_tile_discard = left == 0 and last_drawer == seat and not pong_turn
+                mode, actor, current, pong_turn = "claim", seat, tile, False
+            elif kind is _DRAW:
+                if tails[i]:
                     break
                 if mode == "claim":
                     # close_window(None) with no pass to infer: nobody could win on the discard
-                    assert current is not None
                     wanted = False
                     for other in _OTHERS[actor]:
                         q = seats[other]
@@ -450,10 +470,11 @@ class SichuanReplay(MoneyAudit, HandReplay):
                         break
                     wall_pos += 1
                 left -= 1
-                if left == 3:
-                    last_four = True  # reference §2.12: the wall goes from 4 to 3
-                if left == 0:
-                    last_drawer = seat
+                if left < 4:
+                    if left == 3:
+                        last_four = True  # reference §2.12: the wall goes from 4 to 3
+                    elif left == 0:
+                        last_drawer = seat
                 seen[tile] += 1
                 p.counts[tile] += 1
                 p.waits = None
@@ -463,23 +484,6 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 first_turn = kong_turn = pong_turn = replacement = False
                 settlement.append(_TURNS[seat])
                 mode, actor, current = "turn", seat, tile
-            elif kind is _DISCARD:
-                if mode != "turn" or actor != seat or (last_four and four_rule):
-                    break
-                p = seats[seat]
-                counts = p.counts
-                if p.won or not counts[tile] or sum(counts) + 3 * len(p.melds) != 14:
-                    break
-                void = p.void
-                if strict and void is not None and tile // 9 != void and any(counts[9 * void : 9 * void + 9]):
-                    break
-                counts[tile] -= 1
-                p.waits = None
-                p.discards += 1
-                discard_after_kong = kong_turn
-                last_tile_discard = left == 0 and last_drawer == seat and not pong_turn
-                mode, actor, current = "claim", seat, tile
-                pong_turn = False
             else:
                 break
             i += 1

@@ -10,6 +10,7 @@ the ``seed`` and ``platform`` profiles; :func:`sichuan_profile` makes one for a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -59,6 +60,8 @@ _HU, _DRAW, _HUANG, _DISCARD = EventKind.HU, EventKind.DRAW, EventKind.HUANG, Ev
 _TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
 _NEXT = (1, 2, 3, 0)  # the seat after each
+# each kind's slice of its suit within two ranks (the tiles _near looks at)
+_WINDOW = tuple((t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(27))
 _SEATS = frozenset(range(4))  # (None and anything else is not in them)
 _SUITED_KINDS = frozenset(range(27))
 _OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
@@ -313,13 +316,11 @@ class SichuanReplay(MoneyAudit, HandReplay):
         }
         events = self.hand.events
         n, i = len(events), 0
-        plain = turns is None and n > 0  # --explain snapshots every event: no plain run then
-        # the event columns the plain run reads (kind, seat, tile, tail), transposed once in C
-        columns = tuple(zip(*events, strict=True)) if plain else ()
+        plain = turns is None  # --explain snapshots every event: no plain run then
         try:
             while i < n:
                 if plain and self.stage == "play" and not self.hus:
-                    i = self.run_plain(columns, i)
+                    i = self.run_plain(events, i)
                     if i == n:
                         break
                 ev = events[i]
@@ -397,10 +398,9 @@ class SichuanReplay(MoneyAudit, HandReplay):
             more_wins=tuple(self.more_wins[1:]),
         )
 
-    def run_plain(self, columns: tuple[tuple[object, ...], ...], i: int) -> int:
-        """Replay the plain draws and discards from event ``i`` on, over the hand's event
-        columns (``tuple(zip(*events))``) with the state held in locals; returns the index of
-        the first event that is not plain, for the full handlers.
+    def run_plain(self, events: Sequence[Event], i: int) -> int:
+        """Replay the plain draws and discards from ``events[i]`` on, the state held in locals;
+        returns the index of the first event that is not plain, for the full handlers.
 
         Plain: a draw by the seat whose turn it is, of the wall's next tile, after a discard
         nobody could win on (no pass to infer), or a discard by the seat holding 14 tiles with
@@ -408,8 +408,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         exactly what on_draw / close_window / on_discard do for it, with fewer steps; anything
         else (and any doubt) goes to those handlers, with the state written back first.
         """
-        kinds, seat_col, tile_col, tails = columns[1], columns[2], columns[3], columns[7]
-        n = len(kinds)
+        n = len(events)
         seats, seen, wall, settlement = self.p, self.seen, self.wall, self.events
         mode, actor, current = self.mode, self.actor, self.tile
         left, wall_pos, wall_tail = self.left, self.wall_pos, self.wall_tail
@@ -419,7 +418,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
         last_tile_discard = getattr(self, "last_tile_discard", False)
         four_rule, strict = self.last_four_must_win, self.void_strict
         while i < n:
-            kind, seat, tile = kinds[i], seat_col[i], tile_col[i]
+            ev = events[i]
+            kind, seat, tile = ev.kind, ev.seat, ev.tile
             if seat not in _SEATS or tile not in _SUITED_KINDS:
                 break
             if kind is _DISCARD:
@@ -439,18 +439,20 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 last_tile_discard = left == 0 and last_drawer == seat and not pong_turn
                 mode, actor, current, pong_turn = "claim", seat, tile, False
             elif kind is _DRAW:
-                if tails[i]:
+                if ev.tail:
                     break
                 if mode == "claim":
                     # close_window(None) with no pass to infer: nobody could win on the discard
                     wanted = False
+                    lo, hi = _WINDOW[current]
                     for other in _OTHERS[actor]:
                         q = seats[other]
                         if q.won:
                             continue
                         waits = q.waits
                         if waits is None:
-                            if current // 9 == q.void or not _near(q.counts, current):
+                            counts = q.counts  # _near(counts, current), inlined
+                            if current // 9 == q.void or not (counts[current] or any(counts[lo:hi])):
                                 continue
                             waits = self.waits(other)
                         if current in waits:

@@ -52,6 +52,7 @@ DATASET_REASONS: dict[str, str] = {
 }
 _ORDERS = tuple(tuple((s + i) % 4 for i in range(4)) for s in range(4))
 _KONG_DETAIL = {"direct": "KONG_DIRECT", "added": "KONG_ADDED", "concealed": "KONG_CONCEALED"}
+_CONTEXTS: dict[tuple[object, ...], WinContext] = {}  # the WinContext of each combination of flags
 
 
 def _seat(value: object, what: str) -> int:
@@ -324,15 +325,16 @@ def _win(t: _Table, ev: Win, i: int) -> None:
     # Several winners are valued and listed nearest to the discarder first (reference §4.3).
     ordered = sorted(ev.winners, key=lambda w: (w.seat - (ev.discarder or 0)) % 4)
     for w in ordered:
-        context = WinContext(
-            self_drawn=self_drawn,
-            kong_win=ev.kong_win,
-            kong_discard=ev.kong_discard,
-            robbed_kong=ev.robbed_kong,
-            last_tile=ev.last_tile,
-            heavenly=ev.heavenly,
-            earthly=w.earthly,
-        )
+        flags = (self_drawn, ev.kong_win, ev.kong_discard, ev.robbed_kong, ev.last_tile, ev.heavenly)
+        flags += (w.earthly,)
+        try:
+            context = _CONTEXTS.get(flags)
+        except TypeError:  # an unhashable flag: a context of its own
+            context = None
+        if context is None:  # (frozen and equal for equal flags: one per combination serves)
+            context = WinContext(*flags)  # type: ignore[arg-type]
+            if len(_CONTEXTS) < 256 and all(type(f) is bool for f in flags):
+                _CONTEXTS[flags] = context
         # 点杠花 (seed rule 7): a 杠上花 after a 直杠 on X's discard; "discard" makes X pay alone.
         flower_from = None
         if ev.kong_win and prof.transfer.kong_after_discard_flower == "discard":

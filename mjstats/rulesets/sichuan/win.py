@@ -169,7 +169,10 @@ def waits_from_counts(
             f"a waiting Sichuan hand holds {WIN_SIZE - 1 - 3 * len(norm)} concealed tiles with "
             f"{len(norm)} meld(s), got {size}"
         )
-    key = tuple(counts)
+    try:
+        key: bytes | tuple[int, ...] = bytes(counts)  # the replay's key form: one cache for both
+    except ValueError:  # a negative count (unchecked input): the tuple key
+        key = tuple(counts)
     # The waits depend only on the concealed counts, the counts with the melds, whether there is
     # a meld (七对) and the void suit: one canonical key, so a hand asked about again (the replay
     # re-checks a seat's hand at each discard, the settlement re-checks the final hands) is free.

@@ -33,6 +33,9 @@ _DETAIL_CHECK = {
 }
 
 
+_NO_NETS = (0, 0, 0, 0)
+
+
 def _t(tile: int | None) -> str:
     return "-" if tile is None else ALL_KINDS[tile].botzone
 
@@ -62,6 +65,14 @@ class MoneyAudit:
                 d = ev.discarder or 0
                 for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
                     computed.append((w.seat, ev))
+        # each win's net per seat, from one pass over the rows
+        win_nets: dict[int, list[int]] = {}
+        for s, v, _, win_no, _ in rows:
+            if win_no is not None:
+                per_seat = win_nets.get(win_no)
+                if per_seat is None:
+                    per_seat = win_nets[win_no] = [0, 0, 0, 0]
+                per_seat[s] += v
         for n, ((seat, score), (_, ev)) in enumerate(zip(settled.wins, computed, strict=True)):
             self.seq = self.win_seqs[n] if n < len(self.win_seqs) else None
             winner = next(w for w in ev.winners if w.seat == seat)
@@ -79,12 +90,10 @@ class MoneyAudit:
                 self.hand.seat_wind(seat),
                 self.hand.prevalent_wind,
             )
-            nets = [0, 0, 0, 0]
-            for s, v, _, win_no, _ in rows:
-                if win_no == n:
-                    nets[s] += v
-            fans = tuple(ComputedFan(f.name, f.count, f.points or 0) for f in win_fans(score))
-            self.more_wins.append((n, ctx, ComputedWin(fans, score.fan, True, tuple(nets))))
+            items = win_fans(score)
+            fans = tuple(ComputedFan(f.name, f.count, f.points or 0) for f in items)
+            nets = tuple(win_nets.get(n, _NO_NETS))
+            self.more_wins.append((n, ctx, ComputedWin(fans, score.fan, True, nets)))
             if n >= len(recorded):
                 self.report("sichuan.win_record", f"seat {seat}'s win is not recorded", n + 1, len(recorded))
                 continue
@@ -99,7 +108,7 @@ class MoneyAudit:
                     f"seat {rec.winner} from {rec.loser} on {_t(rec.win_tile)}",
                 )
                 continue
-            want = (score.pattern, score.fan, win_fans(score))
+            want = (score.pattern, score.fan, items)
             got = (rec.pattern, rec.fan_total, rec.fans)
             if (
                 (rec.pattern is not None and rec.pattern != want[0])

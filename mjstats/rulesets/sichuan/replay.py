@@ -60,6 +60,7 @@ _HU, _DRAW, _HUANG, _DISCARD = EventKind.HU, EventKind.DRAW, EventKind.HUANG, Ev
 _TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
 _NEXT = (1, 2, 3, 0)  # the seat after each
+_KIND_NAMES = {kind: kind.value for kind in EventKind}
 # each kind's slice of its suit within two ranks (the tiles _near looks at)
 _WINDOW = tuple((t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(27))
 _SEATS = frozenset(range(4))  # (None and anything else is not in them)
@@ -863,7 +864,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
 
     def on_claim(self, ev: Event) -> None:
         seat, tile = ev.seat, ev.tile
-        kind = ev.kind.value
+        kind = _KIND_NAMES[ev.kind]  # (an Enum's .value is a Python-level property)
         if seat is None or tile is None:
             self.stop(f"a {kind} without a seat or tile")
         if self.mode != "claim":

@@ -236,7 +236,7 @@ def _fast_reading(
     raw: bytes, melds: tuple[Meld, ...], flush: bool, g: int, rules: FanRules
 ) -> tuple[str, int, int, str] | None:
     """:func:`_hand_reading` from the per-suit tables: ``raw`` is the concealed counts (27
-    kinds, winning tile included) as bytes. The same answer (tests/test_sichuan_speed.py)."""
+    kinds, winning tile included) as bytes. The same answer (tests/test_sichuan_plain_run.py)."""
     get = ENTRIES.get
     e0 = get(raw[0:9]) or suit_entry(raw[0:9])
     e1 = get(raw[9:18]) or suit_entry(raw[9:18])

@@ -85,6 +85,7 @@ SuitEntry = tuple[int, int, tuple[tuple[int, int], ...]]
 
 ENTRIES: dict[bytes, SuitEntry] = {}  # read directly by the hottest loops (.get, then suit_entry)
 _COMBINED: dict[int, int] = {}
+_MAX_ENTRIES = 1 << 17  # of 405,350 legal suits (4 a rank, 14 tiles at most) play meets a few thousand
 
 
 def features_mask(features: frozenset[Features]) -> int:
@@ -99,6 +100,8 @@ def suit_entry(key: bytes) -> SuitEntry:
     """The table entry of one suit's nine counts (see :data:`SuitEntry`)."""
     entry = ENTRIES.get(key)
     if entry is None:
+        if len(ENTRIES) >= _MAX_ENTRIES:  # only broken records reach this many: start again
+            ENTRIES.clear()
         entry = ENTRIES[key] = _build(tuple(key))
     return entry
 

@@ -19,9 +19,7 @@ from functools import lru_cache
 from mjstats.errors import InvalidHand
 from mjstats.rules import hand as shapes
 from mjstats.rulesets.sichuan.suit_table import (
-    ENTRIES as _ENTRIES,
-)
-from mjstats.rulesets.sichuan.suit_table import (
+    ENTRIES,
     Features,
     suit_completions,
     suit_entry,
@@ -191,9 +189,9 @@ def waits_by_key(
     except ValueError:  # a count outside 0..255 (a broken record): the tuple route
         return _waits_by_tuples(tuple(counts), tuple(held), melded, void_suit)
     e = (
-        _ENTRIES.get(raw[0:9]) or suit_entry(raw[0:9]),
-        _ENTRIES.get(raw[9:18]) or suit_entry(raw[9:18]),
-        _ENTRIES.get(raw[18:27]) or suit_entry(raw[18:27]),
+        ENTRIES.get(raw[0:9]) or suit_entry(raw[0:9]),
+        ENTRIES.get(raw[9:18]) or suit_entry(raw[9:18]),
+        ENTRIES.get(raw[18:27]) or suit_entry(raw[18:27]),
     )
     if melded:
         present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))

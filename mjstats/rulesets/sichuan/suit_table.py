@@ -85,7 +85,7 @@ SuitEntry = tuple[int, int, tuple[tuple[int, int], ...]]
 
 ENTRIES: dict[bytes, SuitEntry] = {}  # read directly by the hottest loops (.get, then suit_entry)
 _COMBINED: dict[int, int] = {}
-_MAX_ENTRIES = 1 << 17  # of 405,350 legal suits (4 a rank, 14 tiles at most) play meets a few thousand
+_MAX_ENTRIES = 1 << 17  # of 405,350 legal suits (4 a rank, 14 tiles at most) 2,000 replayed hands meet 14,454
 
 
 def features_mask(features: frozenset[Features]) -> int:

@@ -42,7 +42,8 @@ def _t(tile: int | None) -> str:
 
 class MoneyAudit:
     """Settlement and comparison with the record; needs the replay's ``hand``, ``rules``,
-    ``events`` (settlement events), ``win_seqs``, ``more_wins``, ``seq``, ``report`` and ``stop``."""
+    ``events`` (settlement events), ``win_events`` ((index, event) of its wins), ``win_seqs``,
+    ``more_wins``, ``seq``, ``report`` and ``stop``."""
 
     def settle(self) -> None:
         """Settle the replayed events and compare each win and payment with the record."""
@@ -51,7 +52,7 @@ class MoneyAudit:
         except MjstatsError as exc:
             self.stop(f"the events cannot be settled: {exc}")
             return
-        rows = payment_rows(settled, self.events)
+        rows = payment_rows(settled, self.events, self.win_events)
         self.check_wins(settled, rows)
         self.check_payments(settled, rows)
 
@@ -60,11 +61,10 @@ class MoneyAudit:
 
         recorded = self.hand.result.wins
         computed: list[tuple[int, WinEvent]] = []
-        for ev in self.events:
-            if isinstance(ev, WinEvent):
-                d = ev.discarder or 0
-                for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
-                    computed.append((w.seat, ev))
+        for _, ev in self.win_events:
+            d = ev.discarder or 0
+            for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
+                computed.append((w.seat, ev))
         # each win's net per seat, from one pass over the rows
         win_nets: dict[int, list[int]] = {}
         for s, v, _, win_no, _ in rows:

@@ -149,6 +149,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.hus: list[tuple[int, Event]] = []  # the wins declared in the current window
         self.winners: list[int] = []
         self.events: list[object] = []  # settlement events
+        self.win_events: list[tuple[int, WinEvent]] = []  # (index in events, event) of the wins
         self.win_seqs: list[int] = []  # seq of each computed win, settlement order
         self.pending_added: tuple[int, int, bool] | None = None  # (seat, tile, late) in a rob window
         self.contexts: list[tuple[WinContext, FanContext]] = []
@@ -189,6 +190,11 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     found = waits_by_key(key, key, False, void)
             p.waits = found
         return found
+
+    def add_win(self, ev: WinEvent) -> None:
+        """A win's settlement event, also listed with its index (for the money audit)."""
+        self.win_events.append((len(self.events), ev))
+        self.events.append(ev)
 
     def changed(self, seat: int) -> None:
         self.p[seat].waits = None
@@ -1117,7 +1123,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         )
         if hand is not None:
             winner = Winner(seat, hand, self.meld_list(seat), void=p.void, earthly=earthly)
-            self.events.append(WinEvent(SUITED[tile], (winner,), **flags))
+            self.add_win(WinEvent(SUITED[tile], (winner,), **flags))
             self.win_seqs.append(ev.seq)
         self.out(seat)
         if self.stage != "ended":
@@ -1146,7 +1152,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             if seat not in won and not self.p[seat].won and self.could_win(seat, tile):
                 self.passed(seat, tile)
         if winners:
-            self.events.append(
+            self.add_win(
                 WinEvent(
                     SUITED[tile],
                     tuple(winners),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mjstats.errors import MjstatsError
 from mjstats.rulesets.sichuan.ledger import PaymentRow, payment_rows, win_fans
-from mjstats.rulesets.sichuan.settle import HandSettlement, settle_hand
+from mjstats.rulesets.sichuan.settle import HandSettlement, settle_indexed
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
 from mjstats.tiles import ALL_KINDS
 
@@ -48,7 +48,9 @@ class MoneyAudit:
     def settle(self) -> None:
         """Settle the replayed events and compare each win and payment with the record."""
         try:
-            settled = settle_hand(self.events, dealer=self.hand.dealer, profile=self.rules)
+            settled = settle_indexed(
+                zip(self.event_index, self.events, strict=True), dealer=self.hand.dealer, profile=self.rules
+            )
         except MjstatsError as exc:
             self.stop(f"the events cannot be settled: {exc}")
             return

@@ -148,8 +148,13 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.last_four = False
         self.hus: list[tuple[int, Event]] = []  # the wins declared in the current window
         self.winners: list[int] = []
-        self.events: list[object] = []  # settlement events
-        self.win_events: list[tuple[int, WinEvent]] = []  # (index in events, event) of the wins
+        # The settlement events, each with its index in the hand's sequence of them: a Turn that
+        # changes nothing (its seat made no kong since its last Turn) is only counted, not listed.
+        self.events: list[object] = []
+        self.event_index: list[int] = []
+        self.event_count = 0
+        self.konged = [False, False, False, False]  # a Kong by the seat since its last Turn
+        self.win_events: list[tuple[int, WinEvent]] = []  # (index, event) of the wins
         self.win_seqs: list[int] = []  # seq of each computed win, settlement order
         self.pending_added: tuple[int, int, bool] | None = None  # (seat, tile, late) in a rob window
         self.contexts: list[tuple[WinContext, FanContext]] = []
@@ -191,10 +196,28 @@ class SichuanReplay(MoneyAudit, HandReplay):
             p.waits = found
         return found
 
+    def add_event(self, ev: object) -> None:
+        """The next settlement event."""
+        self.event_index.append(self.event_count)
+        self.events.append(ev)
+        self.event_count += 1
+
+    def add_turn(self, seat: int) -> None:
+        """``seat`` begins a turn: a Turn event, listed only when it ends the turn of a kong."""
+        if self.konged[seat]:
+            self.konged[seat] = False
+            self.event_index.append(self.event_count)
+            self.events.append(_TURNS[seat])
+        self.event_count += 1
+
+    def add_kong(self, ev: Kong) -> None:
+        self.konged[ev.seat] = True
+        self.add_event(ev)
+
     def add_win(self, ev: WinEvent) -> None:
         """A win's settlement event, also listed with its index (for the money audit)."""
-        self.win_events.append((len(self.events), ev))
-        self.events.append(ev)
+        self.win_events.append((self.event_count, ev))
+        self.add_event(ev)
 
     def changed(self, seat: int) -> None:
         self.p[seat].waits = None
@@ -416,7 +439,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
         else (and any doubt) goes to those handlers, with the state written back first.
         """
         n = len(events)
-        seats, seen, wall, settlement = self.p, self.seen, self.wall, self.events
+        seats, seen, wall, konged = self.p, self.seen, self.wall, self.konged
+        event_count = self.event_count
         mode, actor, current = self.mode, self.actor, self.tile
         left, wall_pos, wall_tail = self.left, self.wall_pos, self.wall_tail
         kong_turn, pong_turn, first_turn = self.kong_turn, self.pong_turn, self.first_turn
@@ -491,7 +515,11 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     p.locked.clear()
                 p.threshold = -1
                 first_turn = kong_turn = pong_turn = replacement = False
-                settlement.append(_TURNS[seat])
+                if konged[seat]:  # add_turn(seat), inlined
+                    konged[seat] = False
+                    self.event_index.append(event_count)
+                    self.events.append(_TURNS[seat])
+                event_count += 1
                 mode, actor, current = "turn", seat, tile
             else:
                 break
@@ -501,6 +529,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.kong_turn, self.pong_turn, self.first_turn = kong_turn, pong_turn, first_turn
         self.replacement, self.last_four, self.last_drawer = replacement, last_four, last_drawer
         self.discard_after_kong, self.last_tile_discard = discard_after_kong, last_tile_discard
+        self.event_count = event_count
         return i
 
     def stop(self, why: str) -> None:  # type: ignore[override]
@@ -759,7 +788,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.first_turn = False
         if not replacement:
             self.kong_turn = False
-            self.events.append(_TURNS[seat])
+            self.add_turn(seat)
         self.mode, self.actor, self.tile = "turn", seat, tile
         self.pong_turn, self.replacement = False, replacement
 
@@ -910,13 +939,13 @@ class SichuanReplay(MoneyAudit, HandReplay):
             return
         self.actor = seat
         if ev.kind is EventKind.PENG:
-            self.events.append(_TURNS[seat])
+            self.add_turn(seat)
             self.kong_turn = False
             self.mode, self.tile, self.pong_turn = "turn", None, True
             if self.rules.play.pass_hu_lock_cleared_by == "draw_or_meld":
                 self.release(seat)
         else:
-            self.events.append(Kong(seat, "direct", SUITED[discard], discarder=d))
+            self.add_kong(Kong(seat, "direct", SUITED[discard], discarder=d))
             self.kong_turn = True
             self.mode, self.tile = "kong", None
             if self.rules.play.pass_hu_lock_cleared_by == "draw_or_meld":
@@ -941,7 +970,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.take(seat, tile, 4, "sichuan.meld_tiles", "declares a concealed kong of")
         self.p[seat].melds.append(("GANG", tile, 0))
         self.changed(seat)
-        self.events.append(Kong(seat, "concealed", SUITED[tile]))
+        self.add_kong(Kong(seat, "concealed", SUITED[tile]))
         self.kong_turn, self.clean_round = True, False
         self.mode, self.actor, self.tile = "kong", seat, None
 
@@ -978,7 +1007,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         for other in self.seat_order(seat):
             if not self.p[other].won and self.could_win(other, tile):
                 self.passed(other, tile)
-        self.events.append(Kong(seat, "added", SUITED[tile], late=late))
+        self.add_kong(Kong(seat, "added", SUITED[tile], late=late))
         self.kong_turn = True
         self.mode = "kong"
 
@@ -1214,7 +1243,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             for s in range(4)
             if not self.p[s].won
         )
-        self.events.append(HandEnd(players))
+        self.add_event(HandEnd(players))
         self.stage = "ended"
 
     # --- the money -----------------------------------------------------------------------------

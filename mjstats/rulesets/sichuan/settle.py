@@ -39,6 +39,7 @@ __all__ = [
     "Win",
     "Winner",
     "settle_hand",
+    "settle_indexed",
 ]
 
 # Payment.reason -> the dataset's payment reasons (win, kong, settlement, penalty); 查花猪 is
@@ -455,10 +456,22 @@ def settle_hand(
     sequence (a winner acting again, an event after the third win or the hand end, 杠上炮
     without a kong), NotWinningHand / InvalidHand for a winning hand that does not win.
     """
+    return settle_indexed(enumerate(events), dealer=dealer, profile=profile)
+
+
+def settle_indexed(
+    events: Iterable[tuple[int, Kong | Turn | Win | HandEnd]],
+    *,
+    dealer: int = 0,
+    profile: Profile | str = "seed",
+) -> HandSettlement:
+    """:func:`settle_hand` of events given with their indices in the hand's sequence, which
+    ``Payment.event`` and the error messages name: a caller may leave out a :class:`Turn` that
+    changes nothing (its seat made no kong since its last Turn) and keep every index."""
     prof = load_profile(profile)
     t = _Table(prof, _seat(dealer, "dealer"))
     turn_kongs = t.turn_kongs
-    for i, ev in enumerate(events):
+    for i, ev in events:
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
         if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:

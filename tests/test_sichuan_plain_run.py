@@ -1,7 +1,8 @@
 """The Sichuan fast paths of the second speed round against the straightforward routes they
 replace: the replay's plain run of draws and discards (against the full handlers, which
 ``explain=True`` always takes), the fan's reading from the per-suit byte tables (against
-``_hand_reading``) and the waits by bytes key (against the per-suit functions directly)."""
+``_hand_reading``), the waits by bytes key (against the per-suit functions directly) and the
+settlement without the Turn events that change nothing (against all of them)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from mjstats.records import EventKind, Hand
 from mjstats.replay import replay_hand
 from mjstats.rulesets.sichuan import load_profile
 from mjstats.rulesets.sichuan.fan import _fast_reading, _hand_reading, gen_count
-from mjstats.rulesets.sichuan.replay import sichuan_profile
+from mjstats.rulesets.sichuan.replay import SichuanReplay, sichuan_profile
+from mjstats.rulesets.sichuan.settle import Kong, Turn, settle_indexed
 from mjstats.rulesets.sichuan.tiles import meld_counts, tiles_of
 from mjstats.rulesets.sichuan.win import _waits_by_tuples, suits_held, waits_by_key
 from mjstats.sim import SimConfig, simulate_with_faults
@@ -153,3 +155,46 @@ def test_plain_run_matches_the_handlers_on_the_examples_and_broken_cases() -> No
     for hand in hands:
         fast, full = both_routes(hand, hand.profile)
         assert fast == full, (hand.match_id, hand.hand_no)
+
+
+def _without_idle_turns(events: list) -> list[tuple[int, object]]:
+    """(index, event) of the events, leaving out each Turn whose seat made no Kong since its
+    last Turn: the straightforward statement of what the replay leaves out."""
+    out = []
+    konged = [False] * 4
+    for i, ev in enumerate(events):
+        if isinstance(ev, Turn):
+            if not konged[ev.seat]:
+                continue
+            konged[ev.seat] = False
+        elif isinstance(ev, Kong):
+            konged[ev.seat] = True
+        out.append((i, ev))
+    return out
+
+
+def test_idle_turns_left_out_settle_the_same(monkeypatch) -> None:
+    """The simulator settles every Turn; settling without the idle ones, by their indices,
+    gives the same settlement, and the replay lists exactly the events kept."""
+    import mjstats.rulesets.sichuan.game as game
+
+    recorded: list[list] = []
+    real = game.settle_hand
+
+    def spy(events, **kw):
+        recorded.append(list(events))
+        return real(events, **kw)
+
+    monkeypatch.setattr(game, "settle_hand", spy)
+    hands = [h for h, _ in simulate_with_faults(SimConfig("sichuan", 40, 5), 0.0)]
+    assert len(recorded) == len(hands) and any(isinstance(e, Kong) for ev in recorded for e in ev)
+    for hand, events in zip(hands, recorded, strict=True):
+        kept = _without_idle_turns(events)
+        assert len(kept) < len(events)
+        prof = load_profile(hand.profile)
+        assert settle_indexed(kept, dealer=hand.dealer, profile=prof) == real(
+            events, dealer=hand.dealer, profile=prof
+        )
+        replay = SichuanReplay(hand, sichuan_profile(hand.profile), False)
+        replay.run()
+        assert list(zip(replay.event_index, replay.events, strict=True)) == kept

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from mjstats.errors import NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
+from mjstats.rulesets.sichuan.suit_table import ENTRIES, combine, suit_entry
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
     check_copies,
@@ -193,6 +194,66 @@ def _best_of(combined: frozenset, yaojiu_ok: bool, jiang_ok: bool, flush: bool) 
     return best[2], best[0]
 
 
+_BEST_BY_MASK: dict[int, tuple[str, int]] = {}
+
+
+def _best_of_mask(mask: int, yaojiu_ok: bool, jiang_ok: bool, flush: bool) -> tuple[str, int]:
+    """:func:`_best_of` of the readings packed in a suit_table mask (not 0), memoised."""
+    key = mask << 3 | yaojiu_ok << 2 | jiang_ok << 1 | flush
+    out = _BEST_BY_MASK.get(key)
+    if out is None:
+        readings = frozenset((bool(i & 4), bool(i & 2), bool(i & 1)) for i in range(8) if mask >> i & 1)
+        out = _BEST_BY_MASK[key] = _best_of(readings, yaojiu_ok, jiang_ok, flush)
+    return out
+
+
+def _meld_flags(melds: Sequence[Meld], yaojiu_on: bool) -> tuple[bool, bool]:
+    """Whether every meld keeps 带幺九 (a 1 or 9) and 将对 (rank 2/5/8) open, as _best_regular."""
+    return (
+        yaojiu_on and all(t % 9 in _TERMINAL for _, t, _ in melds),
+        yaojiu_on and all(t % 9 in _JIANG for _, t, _ in melds),
+    )
+
+
+def _choose(
+    regular: tuple[str, int] | None, seven: bool, raw: bytes, flush: bool, g: int, rules: FanRules
+) -> tuple[str, int, int, str] | None:
+    """:func:`_hand_reading`'s choice between the best regular pattern and 七对 (reference §3.6)."""
+    best: tuple[int, int, int] | None = None
+    chosen = None
+    if regular is not None:
+        name, fan = regular
+        best, chosen = (fan + rules.gen_fan * g, fan, _ORDER[name]), (name, fan, 0, "regular")
+    if seven:
+        name, fan, consumed = _seven_pairs_pattern(raw, flush, rules.long_qidui_fan)
+        key = (fan + rules.gen_fan * max(0, g - consumed), fan, _ORDER[name])
+        if best is None or key > best:
+            chosen = (name, fan, consumed, "seven_pairs")
+    return chosen
+
+
+def _fast_reading(
+    raw: bytes, melds: tuple[Meld, ...], flush: bool, g: int, rules: FanRules
+) -> tuple[str, int, int, str] | None:
+    """:func:`_hand_reading` from the per-suit tables: ``raw`` is the concealed counts (27
+    kinds, winning tile included) as bytes. The same answer (tests/test_sichuan_plain_run.py)."""
+    get = ENTRIES.get
+    e0 = get(raw[0:9]) or suit_entry(raw[0:9])
+    e1 = get(raw[9:18]) or suit_entry(raw[9:18])
+    e2 = get(raw[18:27]) or suit_entry(raw[18:27])
+    regular = None
+    # 4 sets + pair: one suit holds 3k + 2 tiles, the others 3k; a suit's mask is 0 when it
+    # does not split (or holds 3k + 1)
+    if (e0[0] % 3) + (e1[0] % 3) + (e2[0] % 3) == 2 and e0[1] and e1[1] and e2[1]:
+        mask = combine(combine(e0[1], e1[1]), e2[1])
+        yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+        regular = _best_of_mask(mask, yaojiu_ok, jiang_ok, flush)
+    seven = not melds and raw.count(1) == 0 and raw.count(3) == 0 and sum(raw) == WIN_SIZE
+    if regular is None and not seven:
+        return None
+    return _choose(regular, seven, raw, flush, g, rules)
+
+
 def _seven_pairs_pattern(counts: Sequence[int], flush: bool, long_fan: int) -> tuple[str, int, int]:
     """(name, fan, 根 consumed) of a seven-pairs hand."""
     quad = 4 in counts
@@ -304,20 +365,49 @@ def wait_values(
     extras = _hand_extras(melds, held, rules)
     base_extra = sum(f for name, f in extras if name != "断幺九")
     duanyao = rules.duanyao_fan if any(name == "断幺九" for name, _ in extras) else 0
+    raw = bytes(counts)
+    get = ENTRIES.get
+    entries = (
+        get(raw[0:9]) or suit_entry(raw[0:9]),
+        get(raw[9:18]) or suit_entry(raw[9:18]),
+        get(raw[18:27]) or suit_entry(raw[18:27]),
+    )
+    yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+    # 七对 needs 13 concealed tiles, no meld and exactly one kind held an odd number of times:
+    # then only that kind completes it
+    seven_wait = None
+    if not melds and sum(raw) == WIN_SIZE - 1 and raw.count(1) + raw.count(3) == 1:
+        seven_wait = raw.find(1) if 1 in raw else raw.find(3)  # (the counts are at most 4)
     out = []
     for wait in waits:
-        grown = list(counts)
-        grown[wait] += 1
+        s = wait // 9
         g = quads + (held[wait] == 3)  # gen_count of held + wait: the wait may make a quad
-        reading = _hand_reading(tuple(grown), melds, flush, g, rules)
-        if reading is None:
+        # the regular reading: the wait's suit grows by one tile, the other two stay as they are
+        regular = None
+        grown, (a, b) = entries[s], _OTHERS[s]
+        ea, eb = entries[a], entries[b]
+        if ((grown[0] + 1) % 3) + (ea[0] % 3) + (eb[0] % 3) == 2 and ea[1] and eb[1]:
+            rank = wait - 9 * s
+            for r, grown_mask in grown[2]:
+                if r == rank:
+                    mask = combine(combine(grown_mask, ea[1]), eb[1])
+                    regular = _best_of_mask(mask, yaojiu_ok, jiang_ok, flush)
+                    break
+        seven = wait == seven_wait
+        if regular is None and not seven:
             raise NotWinningHand(f"{SUITED[wait]} does not complete the hand")
+        grown_raw = raw[:wait] + bytes((raw[wait] + 1,)) + raw[wait + 1 :] if seven else raw
+        reading = _choose(regular, seven, grown_raw, flush, g, rules)
+        assert reading is not None
         _, fan, consumed, _ = reading
         fan += rules.gen_fan * max(0, g - consumed) + base_extra
         if duanyao and wait % 9 not in _TERMINAL:  # reference §3.8: 断幺九 holds no 1 or 9
             fan += duanyao
         out.append(profile.multiplier(fan))
     return out
+
+
+_OTHERS = ((1, 2), (0, 2), (0, 1))  # the two suits besides each
 
 
 def score_win(
@@ -372,7 +462,7 @@ def score_win(
 
     rules = prof.fan
     g = gen_count(all_counts, norm, rules.gen_counting)
-    reading = _hand_reading(tuple(counts), norm, len(suits) == 1, g, rules)
+    reading = _fast_reading(bytes(counts), norm, len(suits) == 1, g, rules)
     if reading is None:
         raise NotWinningHand(f"{shown()}" + (f" with {n} meld(s)" if n else "") + ": not a winning hand")
     pattern, pattern_fan, consumed, shape = reading

@@ -23,6 +23,7 @@ from mjstats.rulesets.sichuan.ledger import result_of
 from mjstats.rulesets.sichuan.profiles import Profile
 from mjstats.rulesets.sichuan.settle import HandEnd, Kong, PlayerHand, Turn, Winner, settle_hand
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
+from mjstats.rulesets.sichuan.tiles import tiles_of
 from mjstats.rulesets.sichuan.win import waits_from_counts
 from mjstats.tiles import SUITED, Tile
 
@@ -60,7 +61,7 @@ class _Player:
         self.waits: frozenset[Tile] | None = None
 
     def tiles(self) -> tuple[Tile, ...]:
-        return tuple(SUITED[k] for k, n in enumerate(self.counts) for _ in range(n))
+        return tiles_of(self.counts)
 
     def melds_out(self) -> tuple[tuple[str, Tile, int], ...]:
         return tuple((k, SUITED[t], o) for k, t, o in self.melds)

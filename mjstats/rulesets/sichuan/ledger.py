@@ -17,7 +17,7 @@ from mjstats.rulesets.sichuan.settle import HandSettlement
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
 from mjstats.tiles import Tile
 
-__all__ = ["PaymentRow", "payment_rows", "result_of", "win_fans"]
+__all__ = ["PaymentRow", "payment_rows", "result_of", "win_events", "win_fans"]
 
 _REASONS = {r.value: r for r in PaymentReason}
 
@@ -34,22 +34,29 @@ def win_fans(score: WinScore) -> tuple[FanEntry, ...]:
     return tuple(items)
 
 
-def _win_numbers(settled: HandSettlement, events: Sequence[object]) -> dict[tuple[int, int], int]:
+def win_events(events: Sequence[object]) -> list[tuple[int, WinEvent]]:
+    """(index, event) of every win among the settlement events."""
+    return [(i, ev) for i, ev in enumerate(events) if isinstance(ev, WinEvent)]
+
+
+def _win_numbers(wins: Sequence[tuple[int, WinEvent]]) -> dict[tuple[int, int], int]:
     """(settlement event index, winner seat) -> win_no."""
     out: dict[tuple[int, int], int] = {}
     n = 0
-    for i, ev in enumerate(events):
-        if isinstance(ev, WinEvent):
-            d = ev.discarder or 0
-            for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
-                out[(i, w.seat)] = n
-                n += 1
+    for i, ev in wins:
+        d = ev.discarder or 0
+        for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
+            out[(i, w.seat)] = n
+            n += 1
     return out
 
 
-def payment_rows(settled: HandSettlement, events: Sequence[object]) -> list[PaymentRow]:
-    """Every settlement payment as the two recorded rows, with the item's detail kept."""
-    numbers = _win_numbers(settled, events)
+def payment_rows(
+    settled: HandSettlement, events: Sequence[object], wins: Sequence[tuple[int, WinEvent]] | None = None
+) -> list[PaymentRow]:
+    """Every settlement payment as the two recorded rows, with the item's detail kept. ``wins``:
+    the (index, event) pairs of the win events when the caller has them (else found here)."""
+    numbers = _win_numbers(win_events(events) if wins is None else wins)
     rows: list[PaymentRow] = []
     for p in settled.payments:
         reason = _REASONS[p.dataset_reason]

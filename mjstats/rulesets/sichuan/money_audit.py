@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mjstats.errors import MjstatsError
 from mjstats.rulesets.sichuan.ledger import PaymentRow, payment_rows, win_fans
-from mjstats.rulesets.sichuan.settle import HandSettlement, settle_hand
+from mjstats.rulesets.sichuan.settle import HandSettlement, settle_indexed
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
 from mjstats.tiles import ALL_KINDS
 
@@ -33,22 +33,28 @@ _DETAIL_CHECK = {
 }
 
 
+_NO_NETS = (0, 0, 0, 0)
+
+
 def _t(tile: int | None) -> str:
     return "-" if tile is None else ALL_KINDS[tile].botzone
 
 
 class MoneyAudit:
     """Settlement and comparison with the record; needs the replay's ``hand``, ``rules``,
-    ``events`` (settlement events), ``win_seqs``, ``more_wins``, ``seq``, ``report`` and ``stop``."""
+    ``events`` (settlement events), ``win_events`` ((index, event) of its wins), ``win_seqs``,
+    ``more_wins``, ``seq``, ``report`` and ``stop``."""
 
     def settle(self) -> None:
         """Settle the replayed events and compare each win and payment with the record."""
         try:
-            settled = settle_hand(self.events, dealer=self.hand.dealer, profile=self.rules)
+            settled = settle_indexed(
+                zip(self.event_index, self.events, strict=True), dealer=self.hand.dealer, profile=self.rules
+            )
         except MjstatsError as exc:
             self.stop(f"the events cannot be settled: {exc}")
             return
-        rows = payment_rows(settled, self.events)
+        rows = payment_rows(settled, self.events, self.win_events)
         self.check_wins(settled, rows)
         self.check_payments(settled, rows)
 
@@ -57,11 +63,18 @@ class MoneyAudit:
 
         recorded = self.hand.result.wins
         computed: list[tuple[int, WinEvent]] = []
-        for ev in self.events:
-            if isinstance(ev, WinEvent):
-                d = ev.discarder or 0
-                for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
-                    computed.append((w.seat, ev))
+        for _, ev in self.win_events:
+            d = ev.discarder or 0
+            for w in sorted(ev.winners, key=lambda w: (w.seat - d) % 4):
+                computed.append((w.seat, ev))
+        # each win's net per seat, from one pass over the rows
+        win_nets: dict[int, list[int]] = {}
+        for s, v, _, win_no, _ in rows:
+            if win_no is not None:
+                per_seat = win_nets.get(win_no)
+                if per_seat is None:
+                    per_seat = win_nets[win_no] = [0, 0, 0, 0]
+                per_seat[s] += v
         for n, ((seat, score), (_, ev)) in enumerate(zip(settled.wins, computed, strict=True)):
             self.seq = self.win_seqs[n] if n < len(self.win_seqs) else None
             winner = next(w for w in ev.winners if w.seat == seat)
@@ -79,12 +92,10 @@ class MoneyAudit:
                 self.hand.seat_wind(seat),
                 self.hand.prevalent_wind,
             )
-            nets = [0, 0, 0, 0]
-            for s, v, _, win_no, _ in rows:
-                if win_no == n:
-                    nets[s] += v
-            fans = tuple(ComputedFan(f.name, f.count, f.points or 0) for f in win_fans(score))
-            self.more_wins.append((n, ctx, ComputedWin(fans, score.fan, True, tuple(nets))))
+            items = win_fans(score)
+            fans = tuple(ComputedFan(f.name, f.count, f.points or 0) for f in items)
+            nets = tuple(win_nets.get(n, _NO_NETS))
+            self.more_wins.append((n, ctx, ComputedWin(fans, score.fan, True, nets)))
             if n >= len(recorded):
                 self.report("sichuan.win_record", f"seat {seat}'s win is not recorded", n + 1, len(recorded))
                 continue
@@ -99,7 +110,7 @@ class MoneyAudit:
                     f"seat {rec.winner} from {rec.loser} on {_t(rec.win_tile)}",
                 )
                 continue
-            want = (score.pattern, score.fan, win_fans(score))
+            want = (score.pattern, score.fan, items)
             got = (rec.pattern, rec.fan_total, rec.fans)
             if (
                 (rec.pattern is not None and rec.pattern != want[0])

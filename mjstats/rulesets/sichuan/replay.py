@@ -10,6 +10,7 @@ the ``seed`` and ``platform`` profiles; :func:`sichuan_profile` makes one for a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -41,6 +42,7 @@ from mjstats.rulesets.sichuan.settle import (
     Winner,
 )
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
+from mjstats.rulesets.sichuan.tiles import tiles_of
 from mjstats.rulesets.sichuan.win import waits_by_key, waits_from_counts
 from mjstats.tiles import ALL_KINDS, SUITED, Tile
 
@@ -54,9 +56,15 @@ _DIRECTIONS = {"next": 1, "opposite": 2, "prev": 3}  # (receiver - giver) % 4
 _NO_WAITS: frozenset[Tile] = frozenset()
 # event kinds bound once: the replay loop tests them on every event
 _VOID, _CHI, _PENG, _GANG = EventKind.VOID, EventKind.CHI, EventKind.PENG, EventKind.GANG
-_HU, _DRAW, _HUANG = EventKind.HU, EventKind.DRAW, EventKind.HUANG
+_HU, _DRAW, _HUANG, _DISCARD = EventKind.HU, EventKind.DRAW, EventKind.HUANG, EventKind.DISCARD
 _TURNS = tuple(Turn(seat) for seat in range(4))  # frozen settlement events: one per seat serves
 _BEFORE_PLAY = frozenset({EventKind.DEAL, EventKind.EXCHANGE, EventKind.VOID})
+_NEXT = (1, 2, 3, 0)  # the seat after each
+_KIND_NAMES = {kind: kind.value for kind in EventKind}
+# each kind's slice of its suit within two ranks (the tiles _near looks at)
+_WINDOW = tuple((t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(27))
+_SEATS = frozenset(range(4))  # (None and anything else is not in them)
+_SUITED_KINDS = frozenset(range(27))
 _OTHERS = tuple(tuple((start + i) % 4 for i in range(1, 4)) for start in range(4))  # turn order after start
 
 
@@ -104,7 +112,7 @@ class _Seat:
         return v is not None and any(self.counts[9 * v : 9 * v + 9])
 
     def tiles(self) -> tuple[Tile, ...]:
-        return tuple(SUITED[k] for k, n in enumerate(self.counts) for _ in range(n))
+        return tiles_of(self.counts)
 
 
 class SichuanReplay(MoneyAudit, HandReplay):
@@ -140,10 +148,20 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.last_four = False
         self.hus: list[tuple[int, Event]] = []  # the wins declared in the current window
         self.winners: list[int] = []
-        self.events: list[object] = []  # settlement events
+        # The settlement events, each with its index in the hand's sequence of them: a Turn that
+        # changes nothing (its seat made no kong since its last Turn) is only counted, not listed.
+        self.events: list[object] = []
+        self.event_index: list[int] = []
+        self.event_count = 0
+        self.konged = [False, False, False, False]  # a Kong by the seat since its last Turn
+        self.win_events: list[tuple[int, WinEvent]] = []  # (index, event) of the wins
         self.win_seqs: list[int] = []  # seq of each computed win, settlement order
         self.pending_added: tuple[int, int, bool] | None = None  # (seat, tile, late) in a rob window
         self.contexts: list[tuple[WinContext, FanContext]] = []
+        # rule switches and the wall read on every draw and discard, bound once
+        self.wall = hand.wall
+        self.void_strict = self.rules.deal.void_discard == "strict"
+        self.last_four_must_win = self.rules.play.last_four_must_win
 
     # --- small helpers -------------------------------------------------------------------------
     def next_active(self, seat: int) -> int:
@@ -164,7 +182,10 @@ class SichuanReplay(MoneyAudit, HandReplay):
             elif sum(counts) != 13 - 3 * len(melds):
                 found = _NO_WAITS  # not a waiting size (the size is reported where it matters)
             else:
-                key = tuple(counts)
+                try:
+                    key: bytes | tuple[int, ...] = bytes(counts)  # hashed once, compared in C
+                except ValueError:  # a count below 0 after a broken record: the tuple key
+                    key = tuple(counts)
                 if melds:
                     held = list(counts)
                     for kind, tile, _ in melds:
@@ -174,6 +195,29 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     found = waits_by_key(key, key, False, void)
             p.waits = found
         return found
+
+    def add_event(self, ev: object) -> None:
+        """The next settlement event."""
+        self.event_index.append(self.event_count)
+        self.events.append(ev)
+        self.event_count += 1
+
+    def add_turn(self, seat: int) -> None:
+        """``seat`` begins a turn: a Turn event, listed only when it ends the turn of a kong."""
+        if self.konged[seat]:
+            self.konged[seat] = False
+            self.event_index.append(self.event_count)
+            self.events.append(_TURNS[seat])
+        self.event_count += 1
+
+    def add_kong(self, ev: Kong) -> None:
+        self.konged[ev.seat] = True
+        self.add_event(ev)
+
+    def add_win(self, ev: WinEvent) -> None:
+        """A win's settlement event, also listed with its index (for the money audit)."""
+        self.win_events.append((self.event_count, ev))
+        self.add_event(ev)
 
     def changed(self, seat: int) -> None:
         self.p[seat].waits = None
@@ -300,8 +344,17 @@ class SichuanReplay(MoneyAudit, HandReplay):
             EventKind.HU: self.on_hu,
             EventKind.HUANG: self.on_huang,
         }
+        events = self.hand.events
+        n, i = len(events), 0
+        plain = turns is None  # --explain snapshots every event: no plain run then
         try:
-            for ev in self.hand.events:
+            while i < n:
+                if plain and self.stage == "play" and not self.hus:
+                    i = self.run_plain(events, i)
+                    if i == n:
+                        break
+                ev = events[i]
+                i += 1
                 self.seq = ev.seq
                 kind, seat, tile = ev.kind, ev.seat, ev.tile
                 if seat is not None and not 0 <= seat < 4:
@@ -375,6 +428,110 @@ class SichuanReplay(MoneyAudit, HandReplay):
             more_wins=tuple(self.more_wins[1:]),
         )
 
+    def run_plain(self, events: Sequence[Event], i: int) -> int:
+        """Replay the plain draws and discards from ``events[i]`` on, the state held in locals;
+        returns the index of the first event that is not plain, for the full handlers.
+
+        Plain: a draw by the seat whose turn it is, of the wall's next tile, after a discard
+        nobody could win on (no pass to infer), or a discard by the seat holding 14 tiles with
+        no last-four or void-suit question. Such an event raises no finding, so this loop does
+        exactly what on_draw / close_window / on_discard do for it, with fewer steps; anything
+        else (and any doubt) goes to those handlers, with the state written back first.
+        """
+        n = len(events)
+        seats, seen, wall, konged = self.p, self.seen, self.wall, self.konged
+        event_count = self.event_count
+        mode, actor, current = self.mode, self.actor, self.tile
+        left, wall_pos, wall_tail = self.left, self.wall_pos, self.wall_tail
+        kong_turn, pong_turn, first_turn = self.kong_turn, self.pong_turn, self.first_turn
+        replacement, last_four, last_drawer = self.replacement, self.last_four, self.last_drawer
+        discard_after_kong = self.discard_after_kong
+        last_tile_discard = getattr(self, "last_tile_discard", False)
+        four_rule, strict = self.last_four_must_win, self.void_strict
+        while i < n:
+            ev = events[i]
+            kind, seat, tile = ev.kind, ev.seat, ev.tile
+            if seat not in _SEATS or tile not in _SUITED_KINDS:
+                break
+            if kind is _DISCARD:
+                if mode != "turn" or actor != seat or (last_four and four_rule):
+                    break
+                p = seats[seat]
+                counts = p.counts
+                if p.won or not counts[tile] or sum(counts) + 3 * len(p.melds) != 14:
+                    break
+                void = p.void
+                if strict and void is not None and tile // 9 != void and any(counts[9 * void : 9 * void + 9]):
+                    break
+                counts[tile] -= 1
+                p.waits = None
+                p.discards += 1
+                discard_after_kong = kong_turn
+                last_tile_discard = left == 0 and last_drawer == seat and not pong_turn
+                mode, actor, current, pong_turn = "claim", seat, tile, False
+            elif kind is _DRAW:
+                if ev.tail:
+                    break
+                if mode == "claim":
+                    # close_window(None) with no pass to infer: nobody could win on the discard
+                    wanted = False
+                    lo, hi = _WINDOW[current]
+                    for other in _OTHERS[actor]:
+                        q = seats[other]
+                        if q.won:
+                            continue
+                        waits = q.waits
+                        if waits is None:
+                            counts = q.counts  # _near(counts, current), inlined
+                            if current // 9 == q.void or not (counts[current] or any(counts[lo:hi])):
+                                continue
+                            waits = self.waits(other)
+                        if current in waits:
+                            wanted = True
+                            break
+                    if wanted:
+                        break
+                    following = _NEXT[actor]
+                    mode, actor = "draw", following if not seats[following].won else self.next_active(actor)
+                elif mode != "draw":
+                    break
+                p = seats[seat]
+                if seat != actor or p.won or left <= 0 or seen[tile] >= 4:
+                    break
+                if wall is not None:
+                    if wall_pos >= wall_tail or wall[wall_pos] != tile:
+                        break
+                    wall_pos += 1
+                left -= 1
+                if left < 4:
+                    if left == 3:
+                        last_four = True  # reference §2.12: the wall goes from 4 to 3
+                    elif left == 0:
+                        last_drawer = seat
+                seen[tile] += 1
+                p.counts[tile] += 1
+                p.waits = None
+                if p.locked:  # reference §2.11: the lock ends at the player's own draw
+                    p.locked.clear()
+                p.threshold = -1
+                first_turn = kong_turn = pong_turn = replacement = False
+                if konged[seat]:  # add_turn(seat), inlined
+                    konged[seat] = False
+                    self.event_index.append(event_count)
+                    self.events.append(_TURNS[seat])
+                event_count += 1
+                mode, actor, current = "turn", seat, tile
+            else:
+                break
+            i += 1
+        self.mode, self.actor, self.tile = mode, actor, current
+        self.left, self.wall_pos, self.wall_tail = left, wall_pos, wall_tail
+        self.kong_turn, self.pong_turn, self.first_turn = kong_turn, pong_turn, first_turn
+        self.replacement, self.last_four, self.last_drawer = replacement, last_four, last_drawer
+        self.discard_after_kong, self.last_tile_discard = discard_after_kong, last_tile_discard
+        self.event_count = event_count
+        return i
+
     def stop(self, why: str) -> None:  # type: ignore[override]
         self.report("replay.stopped", f"replay stopped: {why}")
         raise _Stop
@@ -417,8 +574,14 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     "the wall's",
                     "other tiles",
                 )
-        for tile in ev.tiles:
-            self.enter(seat, tile)
+        seen, counts = self.seen, self.p[seat].counts
+        for tile in ev.tiles:  # enter(seat, tile) for each, inlined
+            if tile >= 27 or seen[tile] >= 4:
+                self.enter(seat, tile)  # reports
+                continue
+            seen[tile] += 1
+            counts[tile] += 1
+        self.p[seat].waits = None
 
     def end_deal(self) -> None:
         if self.stage == "deal":
@@ -566,20 +729,23 @@ class SichuanReplay(MoneyAudit, HandReplay):
         return True
 
     def on_draw(self, ev: Event) -> None:
+        # The commonest event with on_discard: the helpers (enter, release, the wall check)
+        # are inlined; the findings and their order are those of the helpers.
         seat, tile = ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("a draw without a seat or tile")
+        mode = self.mode
         replacement = False
-        if self.mode == "kong":
+        if mode == "claim":
+            expected = self.close_window(None)
+        elif mode == "draw":
+            expected = self.actor
+        elif mode == "kong":
             expected = self.actor
             replacement = True
-        elif self.mode == "rob":
+        elif mode == "rob":
             self.complete_added_kong()
             expected, replacement = self.actor, True
-        elif self.mode == "claim":
-            expected = self.close_window(None)
-        elif self.mode == "draw":
-            expected = self.actor
         elif self.pong_turn and seat == self.actor:
             expected = None
             self.report("sichuan.pong_discard", f"seat {seat} draws after its pong", "a discard", "draw")
@@ -593,7 +759,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
             )
         if expected is not None and seat != expected:
             self.report("sichuan.turn", f"seat {seat} draws out of turn", f"seat {expected}", f"seat {seat}")
-        if self.p[seat].won:
+        p = self.p[seat]
+        if p.won:
             self.report("sichuan.winner_acts", f"seat {seat} draws after winning", "no draw", "draw")
         if ev.tail != replacement:
             self.report(
@@ -602,26 +769,32 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 "replacement" if replacement else "normal",
                 "replacement" if ev.tail else "normal",
             )
-        self.check_wall_tile(seat, tile, replacement)
-        if self.left <= 0:
+        if self.wall is not None:
+            self.check_wall_tile(seat, tile, replacement)
+        left = self.left
+        if left <= 0:
             self.report("sichuan.wall", f"seat {seat} draws from an empty wall", "no draw", "draw")
-        self.left -= 1
-        if self.left == 3:
+        left -= 1
+        self.left = left
+        if left == 3:
             self.last_four = True  # reference §2.12: the wall goes from 4 to 3
-        if self.left == 0:
+        if left == 0:
             self.last_drawer = seat
         self.enter(seat, tile)
-        self.release(seat)  # reference §2.11: the lock ends at the player's own draw
+        # release(seat), inlined: reference §2.11, the lock ends at the player's own draw
+        if p.locked:
+            p.locked.clear()
+        p.threshold = -1
         self.first_turn = False
         if not replacement:
             self.kong_turn = False
-            self.events.append(_TURNS[seat])
+            self.add_turn(seat)
         self.mode, self.actor, self.tile = "turn", seat, tile
         self.pong_turn, self.replacement = False, replacement
 
     def check_wall_tile(self, seat: int, tile: int, replacement: bool) -> None:
         """With a recorded wall: the draw takes its next tile (replacements per profile)."""
-        wall = self.hand.wall
+        wall = self.wall
         if wall is None:
             return
         from_tail = replacement and self.rules.deal.kong_replacement_from == "tail"
@@ -663,24 +836,35 @@ class SichuanReplay(MoneyAudit, HandReplay):
         seat, tile = ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("a discard without a seat or tile")
-        self.expect_turn(seat, "discards")
-        self.must_take_self_draw(seat, "discards")
-        self.check_size(seat, 14, "discards")
         p = self.p[seat]
+        if p.won or self.mode != "turn" or self.actor != seat:
+            self.expect_turn(seat, "discards")  # reports, and adopts the record
+        if self.last_four and self.last_four_must_win:
+            self.must_take_self_draw(seat, "discards")
+        counts = p.counts
+        size = sum(counts) + 3 * len(p.melds)  # check_size(seat, 14, "discards"), inlined
+        if size != 14:
+            self.report("sichuan.hand_size", f"seat {seat} holds {size} tiles when it discards", 14, size)
+        void = p.void
         if (
-            self.rules.deal.void_discard == "strict"
-            and p.holds_void()
+            self.void_strict
+            and void is not None
+            and any(counts[9 * void : 9 * void + 9])
             and tile < 27
-            and _suit(tile) != p.void
+            and tile // 9 != void
         ):
             self.report(
                 "sichuan.void_first",
-                f"seat {seat} discards {_t(tile)} while holding its void suit {'WTB'[p.void]}",
-                f"a {'WTB'[p.void]} tile",
+                f"seat {seat} discards {_t(tile)} while holding its void suit {'WTB'[void]}",
+                f"a {'WTB'[void]} tile",
                 _t(tile),
-            )  # type: ignore[index]
+            )
         if tile < 27:
-            self.take(seat, tile, 1, "sichuan.tiles", "discards")
+            if counts[tile]:  # take(seat, tile, 1, ...), inlined for the common case
+                counts[tile] -= 1
+                p.waits = None
+            else:
+                self.take(seat, tile, 1, "sichuan.tiles", "discards")
         p.discards += 1
         self.discard_after_kong = self.kong_turn
         self.last_tile_discard = self.left == 0 and self.last_drawer == seat and not self.pong_turn
@@ -692,8 +876,19 @@ class SichuanReplay(MoneyAudit, HandReplay):
         ``claimant``): passes inferred; returns the seat that draws next."""
         d, tile = self.actor, self.tile
         assert tile is not None
-        for seat in _OTHERS[d]:  # could_win skips the seats that have won
-            if self.could_win(seat, tile):
+        seats = self.p
+        for seat in _OTHERS[d]:
+            # could_win(seat, tile), inlined: the hot path of every discard
+            p = seats[seat]
+            if p.won:
+                continue
+            waits = p.waits
+            if waits is None:
+                if tile // 9 == p.void or not _near(p.counts, tile):
+                    continue  # no win can use it: the waits need not be worked out
+                waits = self.waits(seat)
+            # (a wait is never of the void suit and always near the hand: waits() says so)
+            if tile in waits and not self.locked_out(seat, tile):
                 self.passed(seat, tile)
         self.mode = "draw"
         self.actor = self.next_active(d)
@@ -704,7 +899,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
 
     def on_claim(self, ev: Event) -> None:
         seat, tile = ev.seat, ev.tile
-        kind = ev.kind.value
+        kind = _KIND_NAMES[ev.kind]  # (an Enum's .value is a Python-level property)
         if seat is None or tile is None:
             self.stop(f"a {kind} without a seat or tile")
         if self.mode != "claim":
@@ -744,13 +939,13 @@ class SichuanReplay(MoneyAudit, HandReplay):
             return
         self.actor = seat
         if ev.kind is EventKind.PENG:
-            self.events.append(_TURNS[seat])
+            self.add_turn(seat)
             self.kong_turn = False
             self.mode, self.tile, self.pong_turn = "turn", None, True
             if self.rules.play.pass_hu_lock_cleared_by == "draw_or_meld":
                 self.release(seat)
         else:
-            self.events.append(Kong(seat, "direct", SUITED[discard], discarder=d))
+            self.add_kong(Kong(seat, "direct", SUITED[discard], discarder=d))
             self.kong_turn = True
             self.mode, self.tile = "kong", None
             if self.rules.play.pass_hu_lock_cleared_by == "draw_or_meld":
@@ -775,7 +970,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.take(seat, tile, 4, "sichuan.meld_tiles", "declares a concealed kong of")
         self.p[seat].melds.append(("GANG", tile, 0))
         self.changed(seat)
-        self.events.append(Kong(seat, "concealed", SUITED[tile]))
+        self.add_kong(Kong(seat, "concealed", SUITED[tile]))
         self.kong_turn, self.clean_round = True, False
         self.mode, self.actor, self.tile = "kong", seat, None
 
@@ -812,7 +1007,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         for other in self.seat_order(seat):
             if not self.p[other].won and self.could_win(other, tile):
                 self.passed(other, tile)
-        self.events.append(Kong(seat, "added", SUITED[tile], late=late))
+        self.add_kong(Kong(seat, "added", SUITED[tile], late=late))
         self.kong_turn = True
         self.mode = "kong"
 
@@ -903,7 +1098,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         counts = list(p.counts)
         if self_drawn:
             counts[tile] -= 1
-        hand = tuple(SUITED[k] for k, n in enumerate(counts) for _ in range(n))
+        hand = tiles_of(counts)
         try:
             ok = tile in waits_from_counts(
                 counts, tuple((k, SUITED[t], o) for k, t, o in p.melds), self.held(seat, counts), p.void
@@ -957,7 +1152,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         )
         if hand is not None:
             winner = Winner(seat, hand, self.meld_list(seat), void=p.void, earthly=earthly)
-            self.events.append(WinEvent(SUITED[tile], (winner,), **flags))
+            self.add_win(WinEvent(SUITED[tile], (winner,), **flags))
             self.win_seqs.append(ev.seq)
         self.out(seat)
         if self.stage != "ended":
@@ -986,7 +1181,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             if seat not in won and not self.p[seat].won and self.could_win(seat, tile):
                 self.passed(seat, tile)
         if winners:
-            self.events.append(
+            self.add_win(
                 WinEvent(
                     SUITED[tile],
                     tuple(winners),
@@ -1048,7 +1243,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             for s in range(4)
             if not self.p[s].won
         )
-        self.events.append(HandEnd(players))
+        self.add_event(HandEnd(players))
         self.stage = "ended"
 
     # --- the money -----------------------------------------------------------------------------

@@ -39,6 +39,7 @@ __all__ = [
     "Win",
     "Winner",
     "settle_hand",
+    "settle_indexed",
 ]
 
 # Payment.reason -> the dataset's payment reasons (win, kong, settlement, penalty); 查花猪 is
@@ -52,6 +53,7 @@ DATASET_REASONS: dict[str, str] = {
 }
 _ORDERS = tuple(tuple((s + i) % 4 for i in range(4)) for s in range(4))
 _KONG_DETAIL = {"direct": "KONG_DIRECT", "added": "KONG_ADDED", "concealed": "KONG_CONCEALED"}
+_CONTEXTS: dict[tuple[object, ...], WinContext] = {}  # the WinContext of each combination of flags
 
 
 def _seat(value: object, what: str) -> int:
@@ -324,15 +326,16 @@ def _win(t: _Table, ev: Win, i: int) -> None:
     # Several winners are valued and listed nearest to the discarder first (reference §4.3).
     ordered = sorted(ev.winners, key=lambda w: (w.seat - (ev.discarder or 0)) % 4)
     for w in ordered:
-        context = WinContext(
-            self_drawn=self_drawn,
-            kong_win=ev.kong_win,
-            kong_discard=ev.kong_discard,
-            robbed_kong=ev.robbed_kong,
-            last_tile=ev.last_tile,
-            heavenly=ev.heavenly,
-            earthly=w.earthly,
-        )
+        flags = (self_drawn, ev.kong_win, ev.kong_discard, ev.robbed_kong, ev.last_tile, ev.heavenly)
+        flags += (w.earthly,)
+        try:
+            context = _CONTEXTS.get(flags)
+        except TypeError:  # an unhashable flag: a context of its own
+            context = None
+        if context is None:  # (frozen and equal for equal flags: one per combination serves)
+            context = WinContext(*flags)  # type: ignore[arg-type]
+            if len(_CONTEXTS) < 256 and all(type(f) is bool for f in flags):
+                _CONTEXTS[flags] = context
         # 点杠花 (seed rule 7): a 杠上花 after a 直杠 on X's discard; "discard" makes X pay alone.
         flower_from = None
         if ev.kong_win and prof.transfer.kong_after_discard_flower == "discard":
@@ -453,10 +456,22 @@ def settle_hand(
     sequence (a winner acting again, an event after the third win or the hand end, 杠上炮
     without a kong), NotWinningHand / InvalidHand for a winning hand that does not win.
     """
+    return settle_indexed(enumerate(events), dealer=dealer, profile=profile)
+
+
+def settle_indexed(
+    events: Iterable[tuple[int, Kong | Turn | Win | HandEnd]],
+    *,
+    dealer: int = 0,
+    profile: Profile | str = "seed",
+) -> HandSettlement:
+    """:func:`settle_hand` of events given with their indices in the hand's sequence, which
+    ``Payment.event`` and the error messages name: a caller may leave out a :class:`Turn` that
+    changes nothing (its seat made no kong since its last Turn) and keep every index."""
     prof = load_profile(profile)
     t = _Table(prof, _seat(dealer, "dealer"))
     turn_kongs = t.turn_kongs
-    for i, ev in enumerate(events):
+    for i, ev in events:
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
         if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:

@@ -9,6 +9,7 @@ kong (暗杠) and 1-3 for an exposed one (直杠 or 补杠); there is no chow (s
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
 from mjstats.errors import InvalidHand, TileError
 from mjstats.tiles import SUITED, Tile, parse_tile, parse_tiles
@@ -23,6 +24,7 @@ __all__ = [
     "parse_suit",
     "suited_tile",
     "suited_tiles",
+    "tiles_of",
 ]
 
 SUIT_NAMES = ("W", "T", "B")  # suit index 0 万, 1 条, 2 筒 (the order of the tile codes)
@@ -121,3 +123,15 @@ def check_copies(counts: Sequence[int]) -> None:
     for k, n in enumerate(counts):
         if n > 4:
             raise InvalidHand(f"{n} copies of {SUITED[k]}: there are only 4")
+
+
+_KINDS = range(27)
+
+
+def tiles_of(counts: Sequence[int]) -> tuple[Tile, ...]:
+    """The tiles of a 27-kind count vector in kind order (a count below 1 gives none): the
+    kinds held are picked in C, then each adds its copies at once."""
+    out: list[Tile] = []
+    for k in compress(_KINDS, counts):
+        out += (SUITED[k],) * counts[k]
+    return tuple(out)

@@ -18,6 +18,13 @@ from functools import lru_cache
 
 from mjstats.errors import InvalidHand
 from mjstats.rules import hand as shapes
+from mjstats.rulesets.sichuan.suit_table import (
+    ENTRIES,
+    Features,
+    suit_completions,
+    suit_entry,
+    suit_features,
+)
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
     check_copies,
@@ -49,56 +56,6 @@ __all__ = [
 
 WIN_SIZE = 14  # a winning hand: 14 tiles, kongs counting as 3
 HAND_SETS = 4  # 4 sets + 1 pair
-
-_TERMINAL = (0, 8)  # rank 1 and 9 (code % 9)
-_JIANG = (1, 4, 7)  # rank 2, 5 and 8
-Features = tuple[bool, bool, bool]  # (no sequence, every group holds a 1 or 9, every group is 2/5/8)
-NO_GROUPS: frozenset[Features] = frozenset({(True, True, True)})
-
-
-@lru_cache(maxsize=1 << 16)
-def suit_features(key: tuple[int, ...], pair: bool) -> frozenset[Features]:
-    """The feature triples of every split of one suit's counts (9 ranks) into pongs and
-    sequences, plus the pair when ``pair``; empty when no split exists.
-
-    The patterns only ask whether all groups are pongs, all hold a 1 or 9, all are of rank
-    2/5/8, so each suit is split on its own and a hand's readings are the combinations of its
-    suits'. Memoised: suits repeat far more than hands do.
-    """
-    i = 0
-    while i < 9 and key[i] == 0:
-        i += 1
-    if i == 9:
-        return frozenset() if pair else NO_GROUPS
-    out: set[Features] = set()
-    terminal = i in _TERMINAL
-    jiang = i in _JIANG
-
-    def add(rest: tuple[int, ...], rest_pair: bool, group: Features) -> None:
-        for f in suit_features(rest, rest_pair):
-            out.add((f[0] and group[0], f[1] and group[1], f[2] and group[2]))
-
-    if pair and key[i] >= 2:
-        add((*key[:i], key[i] - 2, *key[i + 1 :]), False, (True, terminal, jiang))
-    if key[i] >= 3:
-        add((*key[:i], key[i] - 3, *key[i + 1 :]), pair, (True, terminal, jiang))
-    if i <= 6 and key[i + 1] and key[i + 2]:
-        rest = (*key[:i], key[i] - 1, key[i + 1] - 1, key[i + 2] - 1, *key[i + 3 :])
-        add(rest, pair, (False, i in (0, 6), False))
-    return frozenset(out)
-
-
-@lru_cache(maxsize=1 << 16)
-def suit_completions(key: tuple[int, ...], pair: bool) -> tuple[int, ...]:
-    """Ranks (0-8) whose tile, added to one suit's counts, lets the suit split into sets (plus
-    the pair when ``pair``); only ranks within two of a tile already held can. Memoised."""
-    out = []
-    for r in range(9):
-        near = key[r] < 4 and any(key[max(0, r - 2) : r + 3])
-        if near and suit_features((*key[:r], key[r] + 1, *key[r + 1 :]), pair):
-            out.append(r)
-    return tuple(out)
-
 
 @lru_cache(maxsize=1 << 12)
 def _combine(a: frozenset[Features], b: frozenset[Features]) -> frozenset[Features]:
@@ -210,7 +167,10 @@ def waits_from_counts(
             f"a waiting Sichuan hand holds {WIN_SIZE - 1 - 3 * len(norm)} concealed tiles with "
             f"{len(norm)} meld(s), got {size}"
         )
-    key = tuple(counts)
+    try:
+        key: bytes | tuple[int, ...] = bytes(counts)  # the replay's key form: one cache for both
+    except ValueError:  # a negative count (unchecked input): the tuple key
+        key = tuple(counts)
     # The waits depend only on the concealed counts, the counts with the melds, whether there is
     # a meld (七对) and the void suit: one canonical key, so a hand asked about again (the replay
     # re-checks a seat's hand at each discard, the settlement re-checks the final hands) is free.
@@ -219,10 +179,54 @@ def waits_from_counts(
 
 @lru_cache(maxsize=1 << 13)  # hand-level reuse needs only the recent hands
 def waits_by_key(
-    counts: tuple[int, ...], held: tuple[int, ...], melded: bool, void_suit: int | None
+    counts: Sequence[int], held: Sequence[int], melded: bool, void_suit: int | None
 ) -> frozenset[Tile]:
     """:func:`waits_from_counts` of a checked 13-tile hand by its canonical key: concealed
-    counts, concealed + meld counts, whether it has a meld, the void suit index (memoised)."""
+    counts, concealed + meld counts (tuples or ``bytes``), whether it has a meld, the void suit
+    index (memoised)."""
+    try:
+        raw = bytes(counts)  # the per-suit tables' keys (a bytes key is returned as is)
+    except ValueError:  # a count outside 0..255 (a broken record): the tuple route
+        return _waits_by_tuples(tuple(counts), tuple(held), melded, void_suit)
+    e = (
+        ENTRIES.get(raw[0:9]) or suit_entry(raw[0:9]),
+        ENTRIES.get(raw[9:18]) or suit_entry(raw[9:18]),
+        ENTRIES.get(raw[18:27]) or suit_entry(raw[18:27]),
+    )
+    if melded:
+        present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
+    else:
+        present = (e[0][0] > 0, e[1][0] > 0, e[2][0] > 0)
+    if void_suit is not None and present[void_suit]:
+        return _NO_WAITS  # a void-suit tile must go before any win
+    if present[0] and present[1] and present[2]:
+        return _NO_WAITS
+    two_suits = present[0] + present[1] + present[2] == 2
+    out: list[int] = []
+    for s, j, k in _GROWERS[e[0][0] % 3 * 9 + e[1][0] % 3 * 3 + e[2][0] % 3]:
+        if s == void_suit or (void_suit is None and two_suits and not present[s]):
+            continue
+        if e[j][1] and e[k][1]:  # the other two split as they are
+            base = 9 * s
+            out.extend([base + r for r, _ in e[s][2]])
+    # 七对: 13 concealed tiles with exactly one kind held an odd number of times (six pairs and
+    # a single, a quad being two pairs): the single pairs up.
+    if not melded:
+        if max(raw) > 4:  # a broken hand: count the uneven kinds one by one
+            odd = [k for k in range(27) if raw[k] & 1]
+            if len(odd) == 1:
+                out.append(odd[0])
+        elif raw.count(1) + raw.count(3) == 1:  # (counted in C)
+            out.append(raw.find(1) if 1 in raw else raw.find(3))
+    if not out:
+        return _NO_WAITS
+    return frozenset([SUITED[k] for k in out if held[k] < 4])
+
+
+def _waits_by_tuples(
+    counts: tuple[int, ...], held: tuple[int, ...], melded: bool, void_suit: int | None
+) -> frozenset[Tile]:
+    """:func:`waits_by_key` through the per-suit functions directly (counts that are no bytes)."""
     w, t, b = counts[0:9], counts[9:18], counts[18:27]
     present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
     if void_suit is not None and present[void_suit]:
@@ -267,6 +271,22 @@ def clear_caches() -> None:
 
 _NO_WAITS: frozenset[Tile] = frozenset()
 _OTHER_TWO = ((0, (1, 2)), (1, (0, 2)), (2, (0, 1)))  # each suit and the two others
+
+
+def _growers(sizes: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
+    """(suit, other, other) for each suit that may take a regular wait when the suits hold
+    ``sizes`` tiles mod 3: one suit holds the pair (3k + 2 tiles), the others 3k, so the others
+    must be 0 or 2 now with exactly one 2 after the growing suit gains its tile."""
+    out = []
+    for s, (j, k) in _OTHER_TWO:
+        grown, sj, sk = (sizes[s] + 1) % 3, sizes[j], sizes[k]
+        if sj != 1 and sk != 1 and grown != 1 and (grown == 2) + (sj == 2) + (sk == 2) == 1:
+            out.append((s, j, k))
+    return tuple(out)
+
+
+# the growers of every (size mod 3) triple, indexed by 9 * m0 + 3 * m1 + m2
+_GROWERS = tuple(_growers((m // 9, m // 3 % 3, m % 3)) for m in range(27))
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

@@ -23,4 +23,5 @@ RULESET = Ruleset(
     metrics="metrics",
     stats="stats",
     report="section:SECTIONS",
+    shape="shape:shape_for",
 )

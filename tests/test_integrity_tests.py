@@ -172,7 +172,8 @@ def test_a_record_that_contradicts_itself_is_left_out_with_a_note() -> None:
 
 def test_waits_are_empty_unless_the_hand_is_ready() -> None:
     ready = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3")
-    assert integrity_waits(tuple(tile_counts(ready)), 0, None, "guobiao") == frozenset(int(t) for t in waits(ready))
+    expected = frozenset(int(t) for t in waits(ready))
+    assert integrity_waits(tuple(tile_counts(ready)), 0, None, "guobiao") == expected
     one_away = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 B9")
     assert integrity_waits(tuple(tile_counts(one_away)), 0, None, "guobiao") == frozenset()
 

@@ -36,8 +36,8 @@ def unique_targets(hand: Hand) -> list[tuple[int, int, int]]:
     melds = [0] * 4
     gold: int | None = None
     ready: list[frozenset[int] | None] = [None] * 4  # cached waits, None = to compute
-    voids: list[int | None] = [None] * 4  # 定缺 (reference sichuan.md §2.3)
-    won = [False] * 4  # reference sichuan.md §0: a winner is out of the hand
+    voids: list[int | None] = [None] * 4  # 定缺: each seat's declared void suit
+    won = [False] * 4  # 血战到底: a winner is out of the hand
     exchanges: dict[int, tuple[tuple[int, ...], int | None]] = {}
 
     def waits_of(seat: int) -> frozenset[int]:

@@ -18,15 +18,23 @@ from mjstats.records import EventKind, Hand
 from mjstats.rulesets import get
 from mjstats.tiles import NUM_KINDS, NUM_TILES
 
-__all__ = ["DrawView", "InconsistentHand", "draws_of", "pass_exchanged", "tile_set"]
+__all__ = ["DrawView", "InconsistentHand", "draws_of", "pass_exchanged", "set_kinds", "tile_set"]
 
 FLOWER_START = NUM_KINDS  # codes 34-41 are the eight flowers
 
 
+def set_kinds(ruleset: str) -> int:
+    """How many of the 34 kinds the ruleset's set holds (4 copies each, the lowest codes: 27
+    for a suited-only set of 108 tiles, 34 with the honours)."""
+    spec = get(ruleset)
+    return (spec.tile_count - spec.flower_tiles) // 4
+
+
 def tile_set(ruleset: str) -> list[int]:
-    """Copies of each tile code in the full set: 4 of the 34 kinds, and the ruleset's flower
-    tiles (codes 34 on) once each."""
-    counts = [4] * NUM_KINDS + [0] * (NUM_TILES - NUM_KINDS)
+    """Copies of each tile code in the full set: 4 of each kind it holds, and the ruleset's
+    flower tiles (codes 34 on) once each."""
+    kinds = set_kinds(ruleset)
+    counts = [4] * kinds + [0] * (NUM_TILES - kinds)
     for f in range(FLOWER_START, FLOWER_START + get(ruleset).flower_tiles):
         counts[f] = 1
     return counts
@@ -55,7 +63,7 @@ class InconsistentHand(Exception):
 def pass_exchanged(
     exchanges: dict[int, tuple[tuple[int, ...], int | None]], concealed: list[list[int]]
 ) -> None:
-    """换三张 (reference sichuan.md §2.2): every seat gives its three tiles and receives the
+    """换三张 (the three-tile exchange): every seat gives its three tiles and receives the
     three of its ``from_seat``, all at once; the wall is not touched."""
     for seat, (given, _) in exchanges.items():
         for t in given:

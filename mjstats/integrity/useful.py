@@ -46,7 +46,7 @@ def useful_kinds(
 ) -> frozenset[int]:
     """The kinds (0-33) whose addition lowers the shanten of ``concealed`` (the ruleset's hand
     size less 3 a meld), ``gold`` wild when given; never a kind of the ``void`` suit (a
-    void-suit tile must go again, reference sichuan.md §2.3)."""
+    void-suit tile must go again: 定缺)."""
     counts = list(concealed)
     shape = _shape(ruleset, gold, void)
     if gold is None:

@@ -151,3 +151,25 @@ def test_registered_and_voided() -> None:
     guobiao = get("guobiao")
     with pytest.raises(ValueError):
         guobiao.load(guobiao.shape)(None).voided(0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 26), min_size=14, max_size=14).filter(
+        lambda ts: all(ts.count(t) <= 4 for t in ts)
+    ),
+    st.integers(0, 2),
+)
+def test_a_void_discard_never_raises_the_shanten(tiles: list[int], void: int) -> None:
+    # the 定缺 discard order forces void tiles out first: it must never cost the hand anything
+    counts = [0] * 34
+    for t in tiles:
+        counts[t] += 1
+    shape = SichuanShape(void)
+    before = shape.shanten(counts, 0)
+    for k in {t for t in tiles if t // 9 == void}:
+        counts[k] -= 1
+        assert shape.shanten(counts, 0) == before
+        assert all(shape.shanten([*counts[:j], counts[j] + 1, *counts[j + 1 :]], 0) >= before - 1
+                   for j in range(27))
+        counts[k] += 1

@@ -173,3 +173,46 @@ def test_a_void_discard_never_raises_the_shanten(tiles: list[int], void: int) ->
         assert all(shape.shanten([*counts[:j], counts[j] + 1, *counts[j + 1 :]], 0) >= before - 1
                    for j in range(27))
         counts[k] += 1
+
+
+@st.composite
+def near_winning_hands(draw: st.DrawFn) -> tuple[list[int], int]:
+    """13 tiles: a winning hand of the two non-void suits less one tile, sometimes with one
+    tile swapped for a void-suit tile."""
+    void = draw(st.integers(0, 2))
+    kinds = [k for k in range(27) if k // 9 != void]
+    counts = [0] * 34
+    pair = draw(st.sampled_from(kinds))
+    counts[pair] += 2
+    for _ in range(4):
+        low = draw(st.sampled_from(kinds))
+        group = [low] * 3 if draw(st.booleans()) or low % 9 > 6 else [low, low + 1, low + 2]
+        for k in group:
+            counts[k] += 1
+    if max(counts) > 4:
+        counts = [min(c, 4) for c in counts]
+        while sum(counts) < 14:
+            counts[draw(st.sampled_from([k for k in kinds if counts[k] < 4]))] += 1
+    held = [k for k in range(27) if counts[k]]
+    counts[draw(st.sampled_from(held))] -= 1
+    if draw(st.booleans()):
+        counts[draw(st.sampled_from([k for k in range(27) if counts[k]]))] -= 1
+        counts[draw(st.sampled_from(range(9 * void, 9 * void + 9)))] += 1
+    return counts, void
+
+
+@settings(max_examples=300, deadline=None)
+@given(near_winning_hands())
+def test_waits_agree_with_the_rules_engine(case: tuple[list[int], int]) -> None:
+    # the rules engine leaves out a wait on a kind the hand holds four times (reference §4.6):
+    # the shape does not count copies, so that is the only difference allowed
+    from mjstats.integrity.useful import waits as shape_waits
+    from mjstats.rulesets.sichuan.win import waits as rule_waits
+
+    counts, void = case
+    tiles = [k for k in range(27) for _ in range(counts[k])]
+    ours = shape_waits(tuple(counts), 0, None, "sichuan", void)
+    theirs = {int(t) for t in rule_waits(tiles, void="WTB"[void])}
+    assert theirs <= ours
+    assert all(counts[k] == 4 for k in ours - theirs)
+    assert bool(ours) == (SichuanShape(void).shanten(counts, 0) == 0)

@@ -32,11 +32,13 @@ from mjstats.integrity.streaks import Streaks
 from mjstats.records import Hand
 
 ALPHA = 0.01
-# hands a run, per family and ruleset: Guobiao hands have about 3x the draws of Fuzhou's
-# (50,000 hands: 1,000 p-values or more for every test by seat or pair)
+# hands a run, per family and ruleset: Guobiao hands have about 3x the draws of Fuzhou's;
+# Sichuan hands about 50 draws (12 a seat) and 2.2 wins, most on discards (several a hand).
+# 50,000 hands give 1,000 p-values or more for every test by seat or pair.
 SIZES = {
     "guobiao": {"deal": 200, "draw": 40, "collusion": 500, "outcome": 200, "streak": 200},
     "fuzhou": {"deal": 200, "draw": 100, "collusion": 500, "outcome": 200, "streak": 200},
+    "sichuan": {"deal": 200, "draw": 80, "collusion": 500, "outcome": 200, "streak": 200},
 }
 
 

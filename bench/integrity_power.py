@@ -28,6 +28,7 @@ from pathlib import Path
 from mjstats.formats.canonical import read_canonical, write_canonical
 from mjstats.integrity import run_integrity
 from mjstats.records import Hand
+from mjstats.rulesets import get, recorded
 from mjstats.sim import SimConfig, simulate
 from mjstats.sim.rig import Rig
 
@@ -157,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("kind", choices=("fair", "draws", "collude", "summary"))
     parser.add_argument("results", nargs="?", type=Path, help="summary: the results file")
-    parser.add_argument("--rules", choices=("guobiao", "fuzhou"), default="guobiao")
+    simulated = [r.name for r in recorded() if r.sim is not None]
+    parser.add_argument("--rules", choices=simulated, default=simulated[0])
     parser.add_argument("--hands", type=int, default=5000, help="fair: hands a run")
     parser.add_argument("--sizes", default="250,500,1000,2000", help="rigged: hands a run, comma-separated")
     parser.add_argument("--runs", type=int, default=10)
@@ -173,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         parser.error("--out is needed")
+    spec = get(args.rules)
+    if args.kind != "fair" and not getattr(spec.load(spec.sim), "RIGGED_PLAY", True):
+        parser.error(f"{spec.title} self-play cannot be rigged: only 'fair' runs measure it")
     sizes = [args.hands] if args.kind == "fair" else [int(x) for x in args.sizes.split(",")]
     measure(args.kind, args.rules, sizes, args.runs, args.out, args.keep, args.first)
     return 0

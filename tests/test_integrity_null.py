@@ -21,6 +21,7 @@ from mjstats.integrity.deal import DealFairness
 from mjstats.integrity.distributions import ks_uniform
 from mjstats.integrity.draws import DrawFairness
 from mjstats.integrity.outcomes import Outcomes
+from mjstats.integrity.replays import HandReplay, replay_hand
 from mjstats.integrity.streaks import Streaks
 from mjstats.records import Hand, Outcome, Result
 from mjstats.tiles import Tile
@@ -214,3 +215,42 @@ def test_pair_and_outcome_tests_are_uniform_on_fair_play(
     assert {"collusion.deal_in", "collusion.feeding", "collusion.danger", "outcome.win"} <= set(found)
     for name, values in found.items():
         _assert_uniform(name, values, 16)
+
+
+@pytest.fixture(scope="module")
+def sichuan_replays() -> list[tuple[Hand, HandReplay]]:
+    """The bundled simulated Sichuan hands (fair 血战到底 play), each replayed once."""
+    path = ROOT / "data" / "sim" / "sichuan.jsonl.gz"
+    return [(h, replay_hand(h)) for h in read_canonical(path) if isinstance(h, Hand)]
+
+
+@pytest.mark.slow
+def test_sichuan_tests_are_uniform_on_fair_play(sichuan_replays: list[tuple[Hand, HandReplay]]) -> None:
+    """Several wins a hand, void suits: the draw test in runs of 80 hands (about 1,000 draws a
+    seat), collusion in runs of 500, outcomes in runs of 200, deals in runs of 300."""
+    found: dict[str, list[float]] = defaultdict(list)
+    sizes = {"draw": 80, "collusion": 500, "outcome": 200, "deal": 300}
+    makers = {
+        "draw": lambda: DrawFairness("seat"),
+        "collusion": lambda: Collusion("seat"),
+        "outcome": lambda: Outcomes("seat"),
+        "deal": lambda: DealFairness("seat"),
+    }
+    for name, size in sizes.items():
+        for start in range(0, len(sichuan_replays) - size + 1, size):
+            family = makers[name]()
+            for hand, replay in sichuan_replays[start : start + size]:
+                if name == "draw":
+                    family.add(hand, replay.draws)
+                elif name == "collusion":
+                    family.add(hand, replay.targets)
+                else:
+                    family.add(hand)
+            for test, values in _p_values([family]).items():
+                found[test.split()[1]].extend(values)
+    expected = {"draw.improving", "collusion.deal_in", "collusion.danger", "outcome.deal_in", "deal.pairs"}
+    assert expected <= set(found)
+    assert "deal.honours" not in found  # 108 suited tiles: no honours to count
+    for name, values in found.items():
+        if name != "deal.wall_position":  # one wall a hand: 6 runs of 300 give too few here
+            _assert_uniform(f"sichuan {name}", values, 16)

@@ -29,7 +29,7 @@ def _row(report, test: str, **subject):
 def test_useful_kinds_of_a_waiting_hand_are_its_waits() -> None:
     hand = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3")
     counts = tuple(tile_counts(hand))
-    assert useful_kinds(counts, 0, None) == frozenset(int(t) for t in waits(hand))
+    assert useful_kinds(counts, 0, None, "guobiao") == frozenset(int(t) for t in waits(hand))
 
 
 def test_the_draw_pool_is_what_the_wall_still_holds() -> None:
@@ -172,9 +172,10 @@ def test_a_record_that_contradicts_itself_is_left_out_with_a_note() -> None:
 
 def test_waits_are_empty_unless_the_hand_is_ready() -> None:
     ready = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 T3")
-    assert integrity_waits(tuple(tile_counts(ready)), 0, None) == frozenset(int(t) for t in waits(ready))
+    expected = frozenset(int(t) for t in waits(ready))
+    assert integrity_waits(tuple(tile_counts(ready)), 0, None, "guobiao") == expected
     one_away = parse_tiles("W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T1 T2 B9")
-    assert integrity_waits(tuple(tile_counts(one_away)), 0, None) == frozenset()
+    assert integrity_waits(tuple(tile_counts(one_away)), 0, None, "guobiao") == frozenset()
 
 
 @pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou"])

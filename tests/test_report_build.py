@@ -52,6 +52,8 @@ FIGURES_BOTH = (
     "integrity-pairs-guobiao",
     "integrity-draws-fuzhou",
     "integrity-pairs-fuzhou",
+    "integrity-draws-sichuan",  # Sichuan hands are judged by the integrity tests too
+    "integrity-pairs-sichuan",
 )
 
 

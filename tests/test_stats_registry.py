@@ -49,10 +49,9 @@ def test_unknown_metric_and_key():
 def test_sichuan_takes_the_shared_metrics_and_its_own_family():
     # the generic metrics count each win of a multi-win hand (血战到底), so they apply to Sichuan
     shared = [m for m in METRICS.values() if m.family in ("outcomes", "fans")]
-    with_engine = [m for m in shared if m.id != "tenpai_at_draw"]
-    assert all("sichuan" in m.rulesets for m in with_engine)
-    # no Sichuan shanten engine yet: tenpai at the wall's end stays with the rulesets that have one
-    assert "sichuan" not in get_metric("tenpai_at_draw").rulesets
+    assert all("sichuan" in m.rulesets for m in shared)
+    # its shanten part (the seat's void honoured) gives tenpai at the wall's end too
+    assert "sichuan" in get_metric("tenpai_at_draw").rulesets
     # no dealer streak in Sichuan records (reference sichuan.md §1.5): the streak family skips it
     assert all("sichuan" not in m.rulesets for m in METRICS.values() if m.family == "streaks")
     own = [m for m in METRICS.values() if m.family == "sichuan"]

@@ -240,6 +240,37 @@ def _place_factors(
     return factor
 
 
+def _discard_wins(hand: Hand) -> list[tuple[int, int, int | None, frozenset[int]]]:
+    """(winner, loser, index of its HU event, the other seats that won on the same discard) for
+    every win on a discard or a robbed kong, in record order. Where the record's HU events match
+    its wins one to one the index says who had already won (several wins a hand: 血战到底), and
+    wins on one discard (一炮多响) are told apart; otherwise the index is None."""
+    r = hand.result
+    if not r.is_win:
+        return []
+    hus = [(i, ev) for i, ev in enumerate(hand.events) if ev.kind is EventKind.HU]
+    matched = len(hus) == len(r.wins) and all(
+        ev.seat == w.winner for (_, ev), w in zip(hus, r.wins, strict=True)
+    )
+    out = []
+    for n, w in enumerate(r.wins):
+        if w.loser is None or w.winner is None or w.loser == w.winner:
+            continue
+        if not matched:
+            out.append((w.winner, w.loser, None, frozenset()))
+            continue
+        # the HU events of one discard follow each other with the same discarder
+        start = n
+        while start > 0 and hus[start - 1][0] == hus[start][0] - 1 and r.wins[start - 1].loser == w.loser:
+            start -= 1
+        end = n
+        while end + 1 < len(hus) and hus[end + 1][0] == hus[end][0] + 1 and r.wins[end + 1].loser == w.loser:
+            end += 1
+        co = frozenset(int(hus[k][1].seat) for k in range(start, end + 1) if k != n)  # type: ignore[arg-type]
+        out.append((w.winner, w.loser, hus[start][0], co))
+    return out
+
+
 def _subjects(events: list[_Event]) -> set[object]:
     found = set()
     for source, others, actor, _, _ in events:
@@ -270,17 +301,29 @@ class Collusion:
         def others(source: int) -> tuple[tuple[object, int], ...]:
             return tuple((subjects[(source + d) % 4], d) for d in (1, 2, 3))
 
-        r = hand.result
-        if r.is_win and r.loser is not None and r.winner is not None and r.loser != r.winner:
-            event = (subjects[r.loser], others(r.loser), subjects[r.winner], hand_id, match)
-            self.deal_in.add(hand.ruleset, event)
-        for ev in hand.events:
+        wins = _discard_wins(hand)
+        # 血战到底 (the ruleset's reference, §0): a seat that has won is out of the hand, so it can
+        # neither win again nor claim; only the seats still in play are candidates
+        hu_at = [(i, ev.seat) for i, ev in enumerate(hand.events) if ev.kind is EventKind.HU]
+
+        def in_play(
+            source: int, index: int, also_out: frozenset[int] = frozenset()
+        ) -> tuple[tuple[object, int], ...]:
+            out = {seat for i, seat in hu_at if i < index} | also_out
+            return tuple((subjects[(source + d) % 4], d) for d in (1, 2, 3) if (source + d) % 4 not in out)
+
+        for winner, loser, index, co_winners in wins:
+            candidates = others(loser) if index is None else in_play(loser, index, co_winners)
+            self.deal_in.add(hand.ruleset, (subjects[loser], candidates, subjects[winner], hand_id, match))
+        for index, ev in enumerate(hand.events):
             giver, taker = ev.from_seat, ev.seat
             if ev.kind in _TAKES and giver is not None and taker is not None and giver != taker:
-                event = (subjects[giver], others(giver), subjects[taker], hand_id, match)
+                candidates = in_play(giver, index) if hu_at else others(giver)
+                event = (subjects[giver], candidates, subjects[taker], hand_id, match)
                 self.feeding.add(hand.ruleset, event)
-        for source, target, _ in unique_targets(hand) if targets is None else targets:
-            event = (subjects[source], others(source), subjects[target], hand_id, match)
+        for source, target, index in unique_targets(hand) if targets is None else targets:
+            candidates = in_play(source, index) if hu_at else others(source)
+            event = (subjects[source], candidates, subjects[target], hand_id, match)
             self.danger.add(hand.ruleset, event)
 
     def rows(self) -> list[Row]:

@@ -11,6 +11,7 @@ its null are the collusion tests' (mjstats.integrity.collusion).
 
 from __future__ import annotations
 
+from mjstats.integrity.tracker import pass_exchanged
 from mjstats.integrity.useful import waits
 from mjstats.records import EventKind, Hand
 from mjstats.rulesets import get
@@ -22,7 +23,9 @@ __all__ = ["unique_targets"]
 def unique_targets(hand: Hand) -> list[tuple[int, int, int]]:
     """(discarder, the one opponent the discard completes, event index) for every discard that is
     a winning tile of exactly one opponent. Under a ruleset with a gold, discards count once the
-    gold is known (the waits depend on it); hands of a ruleset with no shape part give none. A
+    gold is known (the waits depend on it); hands of a ruleset with no shape part give none.
+    Where seats declare a void suit the waits honour it, and a seat that has won and left the
+    hand (血战到底) waits on nothing: a discard cannot complete it. A
     record whose events take a tile a seat does not hold stops the walk (the draw test notes it)."""
     spec = get(hand.ruleset)
     if spec.shape is None:
@@ -33,15 +36,18 @@ def unique_targets(hand: Hand) -> list[tuple[int, int, int]]:
     melds = [0] * 4
     gold: int | None = None
     ready: list[frozenset[int] | None] = [None] * 4  # cached waits, None = to compute
+    voids: list[int | None] = [None] * 4  # 定缺: each seat's declared void suit
+    won = [False] * 4  # 血战到底: a winner is out of the hand
+    exchanges: dict[int, tuple[tuple[int, ...], int | None]] = {}
 
     def waits_of(seat: int) -> frozenset[int]:
         cached = ready[seat]
         if cached is None:
             held = concealed[seat]
-            if sum(held) + 3 * melds[seat] != size or min(held) < 0:
+            if won[seat] or sum(held) + 3 * melds[seat] != size or min(held) < 0:
                 cached = frozenset()
             else:
-                cached = waits(tuple(held), melds[seat], gold, hand.ruleset)
+                cached = waits(tuple(held), melds[seat], gold, hand.ruleset, voids[seat])
             ready[seat] = cached
         return cached
 
@@ -94,4 +100,13 @@ def unique_targets(hand: Hand) -> list[tuple[int, int, int]]:
             melds[seat] += 1
         elif kind is EventKind.BUGANG:
             held[int(ev.tile)] -= 1
+        elif kind is EventKind.VOID:
+            voids[seat] = int(ev.tile) // 9  # the event names the suit's 1 (records.py)
+        elif kind is EventKind.EXCHANGE:
+            exchanges[seat] = (tuple(int(t) for t in ev.tiles), ev.from_seat)
+            if len(exchanges) == 4:
+                pass_exchanged(exchanges, concealed)
+                ready = [None] * 4
+        elif kind is EventKind.HU:
+            won[seat] = True
     return out

@@ -28,6 +28,7 @@ from mjstats.errors import MjstatsError
 from mjstats.integrity.distributions import hypergeom_mean_var
 from mjstats.integrity.rows import Row, chi2_row, subject_of, z_row
 from mjstats.integrity.subjects import who
+from mjstats.integrity.tracker import set_kinds
 from mjstats.records import EventKind, Hand
 from mjstats.rulesets import get
 from mjstats.sim.shapes import Shape
@@ -122,7 +123,7 @@ class DealFairness:
             return
         spec = get(hand.ruleset)
         shape = _starting_shape(hand.ruleset)
-        playable = [k for k in range(NUM_KINDS) if k not in flowers_set]
+        playable = [k for k in range(set_kinds(hand.ruleset)) if k not in flowers_set]
         honour_kinds = [k for k in playable if k >= 27]
         n_flowers = sum(1 for k in flowers_set for _ in range(4 if k < NUM_KINDS else 1))
         for ev in hand.events:
@@ -165,14 +166,16 @@ class DealFairness:
             self._add_wall(hand.ruleset, hand.wall)
 
     def _add_wall(self, ruleset: str, wall: tuple[int, ...]) -> None:
-        n_classes = 5 if get(ruleset).flower_tiles else 4
+        classes = _classes(ruleset)
+        n_classes = len(classes)
         if ruleset not in self.walls:
             self.walls[ruleset] = [n_classes, [[0] * n_classes for _ in range(SEGMENTS)], 0]
         entry = self.walls[ruleset]
         table = entry[1]
         size = len(wall)
+        column = {c: i for i, c in enumerate(classes)}
         for i, t in enumerate(wall):
-            table[i * SEGMENTS // size][_tile_class(t)] += 1
+            table[i * SEGMENTS // size][column[_tile_class(t)]] += 1
         entry[2] += 1
 
     def rows(self) -> list[Row]:
@@ -294,7 +297,16 @@ def _tile_class(t: int) -> int:
     return 3 if 27 <= t < 34 else 4 if t >= 34 else t // 9
 
 
+def _classes(ruleset: str) -> tuple[int, ...]:
+    """The tile classes (``_tile_class``) the ruleset's set holds: the three suits, the honours
+    where it has them (a 108-tile set has none), the flowers where it has them."""
+    spec = get(ruleset)
+    honours = (3,) if set_kinds(ruleset) > 27 else ()
+    flowers = (4,) if spec.flower_tiles else ()
+    return (0, 1, 2, *honours, *flowers)
+
+
 def _class_sizes(ruleset: str) -> list[int]:
-    sizes = [36, 36, 36, HONOURS]
-    flowers = get(ruleset).flower_tiles
-    return [*sizes, flowers] if flowers else sizes
+    """Tiles of each of the ruleset's classes, in ``_classes`` order."""
+    sizes = {0: 36, 1: 36, 2: 36, 3: HONOURS, 4: get(ruleset).flower_tiles}
+    return [sizes[c] for c in _classes(ruleset)]

@@ -28,7 +28,7 @@ def draw_chances(hand: Hand) -> list[tuple[int, float, bool]]:
     Raises InconsistentHand for a record whose events contradict themselves."""
     out = []
     for d in draws_of(hand):
-        useful = useful_kinds(d.concealed, d.melds, d.gold, hand.ruleset)
+        useful = useful_kinds(d.concealed, d.melds, d.gold, hand.ruleset, d.void)
         total = sum(d.pool)
         if total <= 0:
             continue

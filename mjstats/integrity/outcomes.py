@@ -1,9 +1,12 @@
 """Outcome advantage: wins, deal-ins and score per subject against the table, adjusted for the
 dealer (a dealer's chances differ, and under some rules dealers keep the deal after a win).
 
-For each seat-hand the null chance of a win (of a deal-in) is the run's rate for that role
-(dealer or not) in that ruleset; a subject's wins are a Poisson-binomial sum of those chances
-(z, two-sided). The score test compares a subject's summed score with the role means, with the
+For each seat-hand the null mean of its wins (of its deal-ins) is the run's mean for that role
+(dealer or not) in that ruleset, and its null variance the role's variance; a subject's wins are
+a sum of those (a Poisson-binomial where a seat wins or deals in at most once a hand; z,
+two-sided). Where a hand holds several wins (血战到底, 一炮多响) a seat may deal in more
+than once a hand: every win counts, with the role's variance of the per-hand count. The score
+test compares a subject's summed score with the role means, with the
 role variances. By player these tests measure skill as much as luck: a strong player wins more
 on a fair platform. By seat they should find nothing on a fair platform.
 """
@@ -30,15 +33,16 @@ class Outcomes:
         self.by = by
         # (ruleset, subject, role) -> [seat-hands, wins, deal-ins, score sum]
         self.cells: dict[tuple[str, object, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0])
-        # (ruleset, role) -> [seat-hands, wins, deal-ins, score sum, score sum of squares]
-        self.roles: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0.0])
+        # (ruleset, role) -> [seat-hands, wins, deal-ins, score sum, score sum of squares,
+        #                     wins squared, deal-ins squared] (per seat-hand)
+        self.roles: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0.0, 0, 0])
 
     def add(self, hand: Hand) -> None:
         r = hand.result
         for seat in range(4):
             role = "dealer" if seat == hand.dealer else "other"
-            win = int(r.is_win and r.winner == seat)
-            deal_in = int(r.is_win and r.loser == seat and r.winner != seat)
+            win = sum(1 for w in r.wins if w.winner == seat) if r.is_win else 0
+            deal_in = sum(1 for w in r.wins if w.loser == seat and w.winner != seat) if r.is_win else 0
             score = r.scores[seat] if r.scores is not None and len(r.scores) == 4 else 0
             cell = self.cells[(hand.ruleset, who(hand, seat, self.by), role)]
             cell[0] += 1
@@ -51,6 +55,8 @@ class Outcomes:
             tot[2] += deal_in
             tot[3] += score
             tot[4] += score * score
+            tot[5] += win * win
+            tot[6] += deal_in * deal_in
 
     def rows(self) -> list[Row]:
         per: dict[tuple[str, object], list[float]] = defaultdict(
@@ -59,16 +65,19 @@ class Outcomes:
         for (ruleset, subject, role), (n, wins, deal_ins, score) in self.cells.items():
             tot = self.roles[(ruleset, role)]
             p_win, p_in = tot[1] / tot[0], tot[2] / tot[0]
+            # the per-seat-hand variances (p(1 - p) where every count is 0 or 1)
+            v_win = max(tot[5] / tot[0] - p_win * p_win, 0.0)
+            v_in = max(tot[6] / tot[0] - p_in * p_in, 0.0)
             mean = tot[3] / tot[0]
             var = max(tot[4] / tot[0] - mean * mean, 0.0)
             acc = per[(ruleset, subject)]
             acc[0] += n
             acc[1] += wins
             acc[2] += n * p_win
-            acc[3] += n * p_win * (1 - p_win)
+            acc[3] += n * v_win
             acc[4] += deal_ins
             acc[5] += n * p_in
-            acc[6] += n * p_in * (1 - p_in)
+            acc[6] += n * v_in
             acc[7] += score
             acc[8] += n * mean
             acc[9] += n * var

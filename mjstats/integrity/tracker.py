@@ -18,15 +18,23 @@ from mjstats.records import EventKind, Hand
 from mjstats.rulesets import get
 from mjstats.tiles import NUM_KINDS, NUM_TILES
 
-__all__ = ["DrawView", "InconsistentHand", "draws_of", "tile_set"]
+__all__ = ["DrawView", "InconsistentHand", "draws_of", "pass_exchanged", "set_kinds", "tile_set"]
 
 FLOWER_START = NUM_KINDS  # codes 34-41 are the eight flowers
 
 
+def set_kinds(ruleset: str) -> int:
+    """How many of the 34 kinds the ruleset's set holds (4 copies each, the lowest codes: 27
+    for a suited-only set of 108 tiles, 34 with the honours)."""
+    spec = get(ruleset)
+    return (spec.tile_count - spec.flower_tiles) // 4
+
+
 def tile_set(ruleset: str) -> list[int]:
-    """Copies of each tile code in the full set: 4 of the 34 kinds, and the ruleset's flower
-    tiles (codes 34 on) once each."""
-    counts = [4] * NUM_KINDS + [0] * (NUM_TILES - NUM_KINDS)
+    """Copies of each tile code in the full set: 4 of each kind it holds, and the ruleset's
+    flower tiles (codes 34 on) once each."""
+    kinds = set_kinds(ruleset)
+    counts = [4] * kinds + [0] * (NUM_TILES - kinds)
     for f in range(FLOWER_START, FLOWER_START + get(ruleset).flower_tiles):
         counts[f] = 1
     return counts
@@ -35,7 +43,8 @@ def tile_set(ruleset: str) -> list[int]:
 @dataclass(frozen=True, slots=True)
 class DrawView:
     """One draw: the drawer's concealed counts (34 kinds, before the draw), its meld count, the
-    tiles still in the wall (42 codes), the drawn tile, and the hand's gold (if any) once known."""
+    tiles still in the wall (42 codes), the drawn tile, the hand's gold (if any) once known, and
+    the drawer's declared void suit (0-2; None where the ruleset has none)."""
 
     seat: int
     concealed: tuple[int, ...]
@@ -44,10 +53,25 @@ class DrawView:
     drawn: int
     gold: int | None
     tail: bool
+    void: int | None = None
 
 
 class InconsistentHand(Exception):
     """The events take a tile nobody holds or a fifth copy: the audit flags such a record."""
+
+
+def pass_exchanged(
+    exchanges: dict[int, tuple[tuple[int, ...], int | None]], concealed: list[list[int]]
+) -> None:
+    """换三张 (the three-tile exchange): every seat gives its three tiles and receives the
+    three of its ``from_seat``, all at once; the wall is not touched."""
+    for seat, (given, _) in exchanges.items():
+        for t in given:
+            concealed[seat][t] -= 1
+    for seat, (_, source) in exchanges.items():
+        if source is not None and source in exchanges:
+            for t in exchanges[source][0]:
+                concealed[seat][t] += 1
 
 
 def draws_of(hand: Hand) -> Iterator[DrawView]:
@@ -65,6 +89,8 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
     gold: int | None = None
     started = not spec.has_gold  # play starts once the gold is turned up
     indicator: int | None = None  # the face-up gold lies at a known place in the wall
+    voids: list[int | None] = [None] * 4  # 定缺: each seat's declared void suit, once declared
+    exchanges: dict[int, tuple[tuple[int, ...], int | None]] = {}  # 换三张, passed once all four chose
     for ev in hand.events:
         kind = ev.kind
         if kind is EventKind.DEAL:
@@ -82,7 +108,8 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
             if min(pool) < 0 or any(min(c) < 0 for c in concealed):
                 raise InconsistentHand(f"{hand.match_id} hand {hand.hand_no}: a tile nobody holds")
             if started and playing:
-                yield DrawView(s, tuple(held[:NUM_KINDS]), melds[s], tuple(pool), t, gold, ev.tail)
+                view = (s, tuple(held[:NUM_KINDS]), melds[s], tuple(pool), t, gold, ev.tail, voids[s])
+                yield DrawView(*view)
             if not face_up:
                 pool[t] -= 1
             held[t] += 1
@@ -115,3 +142,9 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
             melds[ev.seat] += 1
         elif kind is EventKind.BUGANG:
             concealed[ev.seat][ev.tile] -= 1
+        elif kind is EventKind.VOID:
+            voids[ev.seat] = int(ev.tile) // 9  # the event names the suit's 1 (records.py)
+        elif kind is EventKind.EXCHANGE:
+            exchanges[ev.seat] = (tuple(int(t) for t in ev.tiles), ev.from_seat)
+            if len(exchanges) == 4:
+                pass_exchanged(exchanges, concealed)

@@ -11,22 +11,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from mjstats.rulesets import get, recorded
+from mjstats.rulesets import get
 from mjstats.sim.shapes import Shape
 
 __all__ = ["useful_kinds", "waits"]
 
 
-def _shape(ruleset: str | None, gold: int | None) -> Shape:
-    """The ruleset's shape for a hand with ``gold`` (None: the first recorded ruleset with a
-    shape that has a gold exactly when ``gold`` is given)."""
-    if ruleset is None:
-        ruleset = next(r.name for r in recorded() if r.shape and r.has_gold == (gold is not None))
+def _shape(ruleset: str, gold: int | None, void: int | None) -> Shape:
+    """The ``ruleset``'s shape for a hand with ``gold`` (wild) and ``void`` (the seat's declared
+    void suit 0-2, where the ruleset has one)."""
     spec = get(ruleset)
     if spec.shape is None:
         raise ValueError(f"ruleset {ruleset!r} has no shape part")
     shape: Shape = spec.load(spec.shape)(gold)
-    return shape
+    return shape.voided(void) if void is not None else shape
 
 
 def _near(counts: tuple[int, ...]) -> set[int]:
@@ -44,17 +42,20 @@ def _near(counts: tuple[int, ...]) -> set[int]:
 
 @lru_cache(maxsize=1 << 16)
 def useful_kinds(
-    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str | None = None
+    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None = None
 ) -> frozenset[int]:
     """The kinds (0-33) whose addition lowers the shanten of ``concealed`` (the ruleset's hand
-    size less 3 a meld), ``gold`` wild when given."""
+    size less 3 a meld), ``gold`` wild when given; never a kind of the ``void`` suit (a
+    void-suit tile must go again: 定缺)."""
     counts = list(concealed)
-    shape = _shape(ruleset, gold)
+    shape = _shape(ruleset, gold, void)
     if gold is None:
         candidates: set[int] | range = _near(concealed)
     else:
         # a wild held can pair any new suited tile; without one only near kinds and the gold help
         candidates = range(34) if counts[gold] else _near(concealed) | {gold}
+    if void is not None:
+        candidates = [k for k in candidates if k // 9 != void or k >= 27]
     before = shape.shanten(counts, melds)
     out = []
     for k in candidates:
@@ -67,11 +68,11 @@ def useful_kinds(
 
 @lru_cache(maxsize=1 << 16)
 def waits(
-    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str | None = None
+    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None = None
 ) -> frozenset[int]:
     """The kinds that complete a ready hand (shanten 0): its winning tiles; empty when the hand
-    is not ready. Same forms as ``useful_kinds`` (the ruleset's shape part)."""
-    shape = _shape(ruleset, gold)
+    is not ready (a hand holding a void-suit tile never is). Same forms as ``useful_kinds``."""
+    shape = _shape(ruleset, gold, void)
     if shape.shanten(list(concealed), melds) != 0:
         return frozenset()
-    return useful_kinds(concealed, melds, gold, ruleset)
+    return useful_kinds(concealed, melds, gold, ruleset, void)

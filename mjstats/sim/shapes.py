@@ -20,6 +20,13 @@ class Shape:
     def complete(self, counts: list[int], melds: int, *, wild: bool = True) -> bool:
         raise NotImplementedError
 
+    def voided(self, void: int | None) -> Shape:
+        """The same shape for a seat that declared suit ``void`` (0-2) void; rulesets without a
+        void suit have only ``void=None``."""
+        if void is not None:
+            raise ValueError(f"{type(self).__name__} has no void suit")
+        return self
+
     def golden_shanten(self, counts: list[int], melds: int) -> int:
         """Shanten towards a win with two wilds as the pair (金雀); 99 where the ruleset has no
         wilds (the gold-keeping style asks)."""

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes, read_part
 
-__all__ = ["COUNT_KINDS", "UnreadableHand", "part_events", "seat_melds", "tile_counts"]
+__all__ = ["COUNT_KINDS", "UnreadableHand", "part_events", "seat_melds", "seat_voids", "tile_counts"]
 
 EVENT_FIELDS = ("kind", "seat", "tile", "tiles", "from_seat", "claimed")
 N_CODES = 42
@@ -102,6 +102,23 @@ def seat_melds(events: pa.Table, n_events: np.ndarray) -> dict[int, list[tuple[s
             offer = _offer(s, int(from_seat[i]) if from_seat[i] >= 0 else None)
         out.setdefault(int(hidx[i]) * 4 + s, []).append((_MELD_KINDS[k], t, offer))
     return out
+
+
+def seat_voids(events: pa.Table, n_events: np.ndarray) -> dict[int, int]:
+    """The declared void suit (0-2) per (hand * 4 + seat), from ``void`` events (定缺; the
+    event names the suit's 1), for the rulesets that play one; the last declaration counts."""
+    kind = kind_codes(events.column("kind"), ("void",))
+    rows = np.flatnonzero(kind == 0)
+    if not len(rows):
+        return {}
+    hidx = np.repeat(np.arange(len(n_events)), n_events)
+    seat = int_column(events, "seat")
+    tile = int_column(events, "tile")
+    return {
+        int(hidx[i]) * 4 + int(seat[i]): int(tile[i]) // 9
+        for i in rows.tolist()
+        if 0 <= seat[i] < 4 and 0 <= tile[i] < 27
+    }
 
 
 def part_events(ds: DatasetLike, select: Callable[[pa.Table], np.ndarray], ruleset: str | None = None,

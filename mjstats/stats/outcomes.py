@@ -113,7 +113,10 @@ def _tenpai_flags(ds: DatasetLike) -> pd.DataFrame:
                 hand = slot // 4
                 try:
                     melds = part.melds.get(slot, [])
-                    flag = int(engine(tiles, melds, part.golds[hand], part.profiles[hand]) <= 0)
+                    args = (tiles, melds, part.golds[hand], part.profiles[hand])
+                    void = part.voids.get(slot)  # the seat's declared void suit, where one is played
+                    value = engine(*args) if void is None else engine(*args, void=void)
+                    flag = int(value <= 0)
                     ok = 1
                 except (UnreadableHand, MjstatsError):
                     pass

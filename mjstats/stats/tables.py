@@ -27,7 +27,7 @@ import sys
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import numpy as np
@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 from pandas.api.types import union_categoricals
 
 from mjstats.errors import DatasetError
-from mjstats.stats.holdings import seat_melds, tile_counts
+from mjstats.stats.holdings import seat_melds, seat_voids, tile_counts
 from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes, read_part
 from mjstats.store import Dataset
 
@@ -65,6 +65,7 @@ class DrawnHands:
     golds: list[int | None]
     counts: np.ndarray
     melds: dict[int, list[tuple[str, int, int]]]
+    voids: dict[int, int] = field(default_factory=dict)  # declared void suit (0-2) per row
 
 
 @dataclass(frozen=True)
@@ -348,7 +349,7 @@ def _scan_part(ds: Dataset, ruleset: str, period: str, part: str, offset: int,
             [str(x or "") for x in np.asarray(h.column("profile").to_pylist(), dtype=object)[draw]],
             [None if g is None else int(g)
              for g in np.asarray(h.column("gold").to_pylist(), dtype=object)[draw]],
-            tile_counts(ev, sub).astype(np.int8), seat_melds(ev, sub),
+            tile_counts(ev, sub).astype(np.int8), seat_melds(ev, sub), seat_voids(ev, sub),
         ))
 
     # Robbing a kong is a deal-in by the konger, even where the platform scores it as a

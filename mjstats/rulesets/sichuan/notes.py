@@ -13,6 +13,9 @@ NOTES = {
     "seat paid as discarder or robbed konger.",
     "draw_rate": "Sichuan: only hands nobody won (outcome `draw`); a hand whose wall ran out after "
     "one or two wins is a won hand (its end is in `sc_flower_pig_rate`, `sc_cha_jiao_rate`).",
+    # reference sichuan.md §3.1, §2.3: the two shapes, no void-suit tile
+    "tenpai_at_draw": "Sichuan: 4 sets + pair or seven pairs with no tile of the seat's declared "
+    "void suit (a seat still holding one is not waiting); only hands nobody won end in a draw",
     # reference sichuan.md §3.6: 平胡 is 0 fan, the multiplier is 2^min(fan, cap)
     "mean_fan": "Sichuan totals are the 0-based fan before the cap (平胡 = 0, reference sichuan.md "
     "§3.6), `sc_multiplier_share` giving the capped multipliers",

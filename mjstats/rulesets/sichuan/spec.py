@@ -23,4 +23,7 @@ RULESET = Ruleset(
     metrics="metrics",
     stats="stats",
     report="section:SECTIONS",
+    starting_shanten=True,  # the deal test compares seats: 13 dealt tiles, no void declared yet
+    shape="shape:shape_for",
+    shanten="tenpai:shanten",
 )

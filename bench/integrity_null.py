@@ -59,6 +59,11 @@ MAKERS: dict[str, Callable[[], object]] = {
 }
 
 
+def _family(test: str) -> str:
+    """The family a test's rows come from (outcome.streak is the streak family's)."""
+    return "streak" if test == "outcome.streak" else test.split(".", 1)[0]
+
+
 def fair_hands(folder: Path, ruleset: str, limit: int) -> Iterator[Hand]:
     """The first ``limit`` hands of the ruleset's canonical files in ``folder``, files in name order."""
     files = sorted(folder.glob(f"{ruleset}-*.jsonl.gz"))
@@ -82,8 +87,9 @@ def null_p_values(hands: Iterator[Hand], sizes: dict[str, int]) -> tuple[dict[st
     counts = dict.fromkeys(sizes, 0)
     feeds = {name: _feed(name) for name in sizes}
     n = 0
+    replays = bool({"draw", "collusion"} & set(sizes))  # the other families only count
     for hand in hands:
-        replay = replay_hand(hand)
+        replay = replay_hand(hand) if replays else HandReplay(None, ())
         n += 1
         for name, size in sizes.items():
             feeds[name](current[name], hand, replay)
@@ -106,10 +112,27 @@ def main() -> None:
     parser.add_argument("--rules", choices=sorted(SIZES), required=True)
     parser.add_argument("--hands-dir", type=Path, required=True, help="folder of fair canonical hands")
     parser.add_argument("--max-hands", type=int, default=50_000, help="hands read at most (50,000)")
+    parser.add_argument(
+        "--size",
+        action="append",
+        default=[],
+        metavar="FAMILY=N",
+        help="hands a run for one family (deal, draw, collusion, outcome, streak); with --size, "
+        "only the families named are run",
+    )
     parser.add_argument("--out", type=Path, help="JSON lines to append to")
     args = parser.parse_args()
+    sizes = dict(SIZES[args.rules])
+    if args.size:
+        sizes = {}
+        for item in args.size:
+            name, _, value = item.partition("=")
+            if name not in MAKERS or not value.isdigit() or int(value) < 1:
+                known = ", ".join(MAKERS)
+                sys.exit(f"integrity_null: --size {item}: expected FAMILY=N, FAMILY one of {known}")
+            sizes[name] = int(value)
     start = time.process_time()
-    found, n = null_p_values(fair_hands(args.hands_dir, args.rules, args.max_hands), SIZES[args.rules])
+    found, n = null_p_values(fair_hands(args.hands_dir, args.rules, args.max_hands), sizes)
     cpu = time.process_time() - start
     print(f"{args.rules}: {n:,} fair hands, {cpu:.0f} s CPU; KS against uniform, pass at p > {ALPHA:.0%}")
     print(f"{'test':24} {'p-values':>9} {'KS D':>7} {'KS p':>8}  verdict")
@@ -126,6 +149,7 @@ def main() -> None:
                 "ruleset": args.rules,
                 "hands": n,
                 "test": test,
+                "hands_a_run": sizes[_family(test)],
                 "p_values": len(values),
                 "ks_d": round(d, 5),
                 "ks_p": round(p, 4),

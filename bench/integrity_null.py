@@ -61,6 +61,7 @@ MAKERS: dict[str, Callable[[], object]] = {
 
 def _family(test: str) -> str:
     """The family a test's rows come from (outcome.streak is the streak family's)."""
+    test = test.split(" ", 1)[0]
     return "streak" if test == "outcome.streak" else test.split(".", 1)[0]
 
 
@@ -97,7 +98,9 @@ def null_p_values(hands: Iterator[Hand], sizes: dict[str, int]) -> tuple[dict[st
             if counts[name] == size:
                 for row in current[name].rows():  # type: ignore[attr-defined]
                     if row["p_value"] is not None:
-                        found[row["test"]].append(row["p_value"])
+                        # rows by role (dealer or not) beside the run's subjects are kept apart
+                        by = "" if row["by"] == "seat" else f" by {row['by']}"
+                        found[row["test"] + by].append(row["p_value"])
                 current[name] = MAKERS[name]()
                 counts[name] = 0
         if n % 10_000 == 0:

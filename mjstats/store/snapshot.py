@@ -68,6 +68,7 @@ def download_live_version(url: str) -> tuple[Path, Path, dict[str, Any]]:
     """Copy the live version of the dataset at ``url``: (temporary folder to remove later, local
     version folder, manifest). DatasetError when the URL holds no dataset or cannot be read."""
     fs, root = url_filesystem(url)
+    remove_orphan_snapshots()  # once an opening, not once an attempt
     for _ in range(_ATTEMPTS):
         name = require_live(fs, root, url)
         version = f"{root}/{name}"
@@ -79,7 +80,6 @@ def download_live_version(url: str) -> tuple[Path, Path, dict[str, Any]]:
                 if live_name(fs, root, url) == name:
                     raise
                 continue  # collected between reading CURRENT and pinning it: read CURRENT again
-            remove_orphan_snapshots()
             tmp = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{_host()}@{os.getpid()}@"))
             try:
                 local = tmp / name

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from mjstats.integrity import bh_q_values
-from mjstats.integrity.deal import pair_mean_var
+from mjstats.integrity.deal import pair_cov, pair_mean_var
 from mjstats.integrity.distributions import (
     chi2_sf,
     hypergeom_mean_var,
@@ -65,6 +65,24 @@ def test_pair_mean_and_variance_by_enumeration() -> None:
     mean = sum(counts) / len(counts)
     var = sum((c - mean) ** 2 for c in counts) / len(counts)
     assert pair_mean_var(14, 5, 3) == pytest.approx((mean, var), rel=1e-12)
+
+
+def test_pair_covariance_of_two_hands_by_enumeration() -> None:
+    # the same small set; a hand of 3 and a hand of 4 from it: every (first, second) deal
+    tiles = [k for k in range(3) for _ in range(4)] + [90, 91]
+    firsts, seconds = [], []
+    for first in itertools.combinations(range(len(tiles)), 3):
+        rest = [i for i in range(len(tiles)) if i not in first]
+        for second in itertools.combinations(rest, 4):
+            for deal, out in ((first, firsts), (second, seconds)):
+                held = [tiles[i] for i in deal]
+                out.append(sum(1 for k in range(3) if held.count(k) >= 2))
+    n = len(firsts)
+    mean_a, mean_b = sum(firsts) / n, sum(seconds) / n
+    cov = sum((a - mean_a) * (b - mean_b) for a, b in zip(firsts, seconds, strict=True)) / n
+    assert cov != 0
+    assert pair_cov(14, 3, 4, 3) == pytest.approx(cov, rel=1e-12, abs=1e-15)
+    assert pair_cov(14, 4, 3, 3) == pytest.approx(cov, rel=1e-12, abs=1e-15)
 
 
 def test_poisson_binomial_against_the_binomial() -> None:

@@ -7,6 +7,10 @@ and left out.
 - ``deal.honours`` / ``deal.pairs`` / ``deal.flowers``: per subject, the sum over its starting
   hands against the exact hypergeometric mean and variance (pairs: kinds held twice or more,
   whose mean and variance follow from the multivariate hypergeometric; exact, no simulation).
+  Beside the subjects, rows by role (the dealer, the other three): the three non-dealers of a
+  hand are dealt from one wall, so their counts are not independent; their sum is judged as one
+  draw (honours, flowers: a hypergeometric draw of all their tiles; pairs: the seats' pair
+  counts with their exact covariance), not as three independent hands.
 - ``deal.shanten`` (rulesets with ``starting_shanten``): each subject's mean starting shanten
   against the other subjects' (Welch z): no closed form exists for the shanten distribution,
   but under a fair deal every seat's starting hand has the same distribution, so subjects are
@@ -34,7 +38,7 @@ from mjstats.rulesets import get
 from mjstats.sim.shapes import Shape
 from mjstats.tiles import NUM_KINDS
 
-__all__ = ["DealFairness", "pair_mean_var", "set_size"]
+__all__ = ["DealFairness", "pair_cov", "pair_mean_var", "set_size"]
 
 SEGMENTS = 8
 HONOURS = 28  # 7 honour kinds x 4 (a class of the wall-position table)
@@ -92,6 +96,36 @@ def pair_mean_var(population: int, draws: int, kinds: int = NUM_KINDS) -> tuple[
     return k * q, k * q * (1 - q) + k * (k - 1) * (r - q * q)
 
 
+def _log_multinomial(n: int, a: int, b: int) -> float:
+    """log of n! / (a! b! (n - a - b)!): ways to deal ``a`` tiles to one hand and ``b`` to another."""
+    if a < 0 or b < 0 or a + b > n:
+        return -math.inf
+    return math.lgamma(n + 1) - math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(n - a - b + 1)
+
+
+@cache
+def pair_cov(population: int, first: int, second: int, kinds: int = NUM_KINDS) -> float:
+    """Exact covariance of the pair counts (``kinds`` kinds of four copies held twice or more) of
+    two hands of ``first`` and ``second`` tiles dealt from one ``population`` (the hands share
+    one wall, so their counts are not independent)."""
+    total = _log_multinomial(population, first, second)
+    rest = population - 8
+    # same kind paired in both hands: two copies each; two kinds: k >= 2 in the first, l >= 2 in the second
+    both_same = math.exp(
+        math.log(6) + _log_multinomial(population - 4, first - 2, second - 2) - total
+    )
+    both_other = 0.0
+    for ai in range(2, 5):
+        for aj in range(0, 5 - ai):
+            for bj in range(2, 5):
+                for bi in range(0, 5 - bj):
+                    ways = _log_multinomial(4, ai, aj) + _log_multinomial(4, bi, bj)
+                    fill = _log_multinomial(rest, first - ai - bi, second - aj - bj)
+                    both_other += math.exp(ways + fill - total)
+    product = kinds * both_same + kinds * (kinds - 1) * both_other
+    return product - pair_mean_var(population, first, kinds)[0] * pair_mean_var(population, second, kinds)[0]
+
+
 class DealFairness:
     """Accumulates the deal statistics of every hand (one pass)."""
 
@@ -107,10 +141,17 @@ class DealFairness:
         self.walls: dict[str, list] = {}
 
     def _count(
-        self, test: str, hand: Hand, by: str, subject: object, obs: float, mv: tuple[float, float]
+        self,
+        test: str,
+        hand: Hand,
+        by: str,
+        subject: object,
+        obs: float,
+        mv: tuple[float, float],
+        cases: int = 1,
     ) -> None:
         acc = self.counts[(test, hand.ruleset, by, subject)]
-        acc[0] += 1
+        acc[0] += cases
         acc[1] += obs
         acc[2] += mv[0]
         acc[3] += mv[1]
@@ -126,6 +167,7 @@ class DealFairness:
         playable = [k for k in range(set_kinds(hand.ruleset)) if k not in flowers_set]
         honour_kinds = [k for k in playable if k >= 27]
         n_flowers = sum(1 for k in flowers_set for _ in range(4 if k < NUM_KINDS else 1))
+        others: list[tuple[int, int, int, int]] = []  # non-dealers: (tiles, honours, pairs, flowers)
         for ev in hand.events:
             if ev.kind is not EventKind.DEAL or ev.seat is None:
                 continue
@@ -139,8 +181,12 @@ class DealFairness:
             honours = sum(counts[k] for k in honour_kinds)
             pairs = sum(1 for k in playable if counts[k] >= 2)
             flowers = sum(counts[k] for k in flowers_set)
-            role = "dealer" if ev.seat == hand.dealer else "other"
-            for by, subject in ((self.by, who(hand, ev.seat, self.by)), ("role", role)):
+            subjects = [(self.by, who(hand, ev.seat, self.by))]
+            if ev.seat == hand.dealer:
+                subjects.append(("role", "dealer"))
+            else:
+                others.append((n, honours, pairs, flowers))
+            for by, subject in subjects:
                 if honour_kinds:
                     mv = hypergeom_mean_var(population, 4 * len(honour_kinds), n)
                     self._count("deal.honours", hand, by, subject, honours, mv)
@@ -156,6 +202,8 @@ class DealFairness:
                 acc[0] += 1
                 acc[1] += s
                 acc[2] += s * s
+        if others:
+            self._count_others(hand, population, others, len(honour_kinds), len(playable), n_flowers)
         if spec.has_gold and hand.gold is not None and int(hand.gold) in playable:
             # the gold is the first non-flower tile turned up: uniform over the playable kinds
             obs, exp = self.gold.setdefault(hand.ruleset, ([0] * NUM_KINDS, [0.0] * NUM_KINDS))
@@ -164,6 +212,33 @@ class DealFairness:
                 exp[k] += 1 / len(playable)
         if hand.wall is not None and len(hand.wall) == population:
             self._add_wall(hand.ruleset, hand.wall)
+
+    def _count_others(
+        self,
+        hand: Hand,
+        population: int,
+        others: list[tuple[int, int, int, int]],
+        honour_kinds: int,
+        playable: int,
+        n_flowers: int,
+    ) -> None:
+        """The non-dealers of one hand as one case of the ``other`` role: their tiles are one draw
+        from the wall (honours, flowers: one hypergeometric draw of all their tiles; pairs: the
+        sum of the seats' pair counts, whose covariances are exact)."""
+        dealt = sum(n for n, _, _, _ in others)
+        cases = len(others)
+        if honour_kinds:
+            mv = hypergeom_mean_var(population, 4 * honour_kinds, dealt)
+            self._count("deal.honours", hand, "role", "other", sum(o[1] for o in others), mv, cases)
+        mean = sum(pair_mean_var(population, n, playable)[0] for n, _, _, _ in others)
+        var = sum(pair_mean_var(population, n, playable)[1] for n, _, _, _ in others)
+        for i, first in enumerate(others):
+            for second in others[i + 1 :]:
+                var += 2 * pair_cov(population, first[0], second[0], playable)
+        self._count("deal.pairs", hand, "role", "other", sum(o[2] for o in others), (mean, var), cases)
+        if n_flowers:
+            mv = hypergeom_mean_var(population, n_flowers, dealt)
+            self._count("deal.flowers", hand, "role", "other", sum(o[3] for o in others), mv, cases)
 
     def _add_wall(self, ruleset: str, wall: tuple[int, ...]) -> None:
         classes = _classes(ruleset)

@@ -19,6 +19,7 @@ __all__ = [
     "normal_sf",
     "poisson_binomial_mid_p",
     "poisson_binomial_pmf",
+    "t_quantile",
     "t_sf",
     "z_p_value",
 ]
@@ -153,6 +154,26 @@ def t_sf(t: float, df: float) -> float:
         raise ValueError(f"Student's t needs positive degrees of freedom, got {df}")
     tail = 0.5 * beta_inc(df / 2.0, 0.5, df / (df + t * t))
     return tail if t >= 0 else 1.0 - tail
+
+
+def t_quantile(q: float, df: float) -> float:
+    """The ``q`` quantile of Student's T with ``df`` degrees of freedom (bisection on ``t_sf``)."""
+    if not 0.0 < q < 1.0:
+        raise ValueError(f"a quantile needs 0 < q < 1, got {q}")
+    if q < 0.5:
+        return -t_quantile(1.0 - q, df)
+    low, high = 0.0, 1.0
+    while t_sf(high, df) > 1.0 - q:
+        high *= 2.0
+    for _ in range(100):
+        mid = (low + high) / 2.0
+        if t_sf(mid, df) > 1.0 - q:
+            low = mid
+        else:
+            high = mid
+        if high - low < 1e-12:
+            break
+    return (low + high) / 2.0
 
 
 def _kolmogorov_sf(t: float) -> float:

@@ -1,14 +1,26 @@
 """Outcome advantage: wins, deal-ins and score per subject against the table, adjusted for the
 dealer (a dealer's chances differ, and under some rules dealers keep the deal after a win).
 
-For each seat-hand the null mean of its wins (of its deal-ins) is the run's mean for that role
-(dealer or not) in that ruleset, and its null variance the role's variance; a subject's wins are
-a sum of those (a Poisson-binomial where a seat wins or deals in at most once a hand; z,
-two-sided). Where a hand holds several wins (血战到底, 一炮多响) a seat may deal in more
-than once a hand: every win counts, with the role's variance of the per-hand count. The score
-test compares a subject's summed score with the role means, with the
-role variances. By player these tests measure skill as much as luck: a strong player wins more
-on a fair platform. By seat they should find nothing on a fair platform.
+For each seat-hand the null mean of its wins (of its deal-ins, its score) is the run's mean for
+that role (dealer or not) in that ruleset; a subject's excess is its count minus the sum of those
+means. Where a hand holds several wins (血战到底, 一炮多响) a seat may win or deal in more than
+once a hand: every win counts.
+
+The unit of chance is the match, not the seat-hand: the players seated at a table (and their
+skill) are fixed for a match and drawn afresh for the next, so a seat's wins in one match move
+together, and a seat's luck in the draw of opponents adds to the chance of the hands. Counting
+seat-hands as independent (a binomial variance) understates the spread, and on fair play with
+players of unequal skill it flags seats that only met weaker tables. So the excess is summed per
+match, and in each match the subject is compared with the others at its table: its excess minus
+their mean excess (the seats of one table share a fixed number of wins a hand, most of all under
+血战到底, so their counts move against each other). Those contrasts, one a match, are tested
+against 0 with Student's t (matches - 1 df, two-sided), their spread estimated from the matches
+themselves. With fewer than ``MIN_MATCHES`` matches the binomial variance and a normal null are
+used, and the row says so. The effect (observed/expected, score difference a hand) has its 95%
+interval from the same spread: with four at a table the subject's own excess is 3/4 of the
+contrast summed over the matches.
+By player these tests measure skill as much as luck: a strong player wins more on a fair
+platform. By seat they should find nothing on a fair platform.
 """
 
 from __future__ import annotations
@@ -16,14 +28,23 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from mjstats.integrity.distributions import z_p_value
+from mjstats.integrity.distributions import t_quantile, t_sf, z_p_value
 from mjstats.integrity.rows import Z95, Row, subject_of, z_row
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
 
 __all__ = ["Outcomes"]
 
-NULL = "the run's rate for the role (dealer or not), same for every subject"
+NULL = "the run's rate for the role (dealer or not), same for every subject; t over matches"
+NULL_FEW = (
+    "the run's rate for the role (dealer or not), same for every subject "
+    "(too few matches: binomial, normal)"
+)
+# matches a subject needs for the spread of its match excesses (else the binomial variance)
+MIN_MATCHES = 8
+# the subject's own summed excess is this share of its summed contrast with the table's other
+# three (the role means make the four excesses sum to zero over the run)
+OWN_SHARE = 3 / 4
 # A summed score is far from normal over few hands (a single big win dominates it)
 MIN_SCORE_HANDS = 200
 
@@ -36,6 +57,8 @@ class Outcomes:
         # (ruleset, role) -> [seat-hands, wins, deal-ins, score sum, score sum of squares,
         #                     wins squared, deal-ins squared] (per seat-hand)
         self.roles: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0.0, 0, 0])
+        # (ruleset, match) -> subject -> role -> [seat-hands, wins, deal-ins, score sum]
+        self.matches: dict[tuple[str, str], dict[object, dict[str, list[float]]]] = defaultdict(dict)
 
     def add(self, hand: Hand) -> None:
         r = hand.result
@@ -44,11 +67,15 @@ class Outcomes:
             win = sum(1 for w in r.wins if w.winner == seat) if r.is_win else 0
             deal_in = sum(1 for w in r.wins if w.loser == seat and w.winner != seat) if r.is_win else 0
             score = r.scores[seat] if r.scores is not None and len(r.scores) == 4 else 0
-            cell = self.cells[(hand.ruleset, who(hand, seat, self.by), role)]
-            cell[0] += 1
-            cell[1] += win
-            cell[2] += deal_in
-            cell[3] += score
+            subject = who(hand, seat, self.by)
+            cell = self.cells[(hand.ruleset, subject, role)]
+            played = self.matches[(hand.ruleset, hand.match_id)].setdefault(subject, {})
+            in_match = played.setdefault(role, [0, 0, 0, 0.0])
+            for acc in (cell, in_match):
+                acc[0] += 1
+                acc[1] += win
+                acc[2] += deal_in
+                acc[3] += score
             tot = self.roles[(hand.ruleset, role)]
             tot[0] += 1
             tot[1] += win
@@ -81,47 +108,110 @@ class Outcomes:
             acc[7] += score
             acc[8] += n * mean
             acc[9] += n * var
+        contrasts = self._contrasts()
         out = []
         for (ruleset, subject), a in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             subj = subject_of(self.by, subject)
             n = int(a[0])
-            out.append(
-                z_row(
-                    "outcome.win",
+            excess = contrasts.get((ruleset, subject), [])
+            for test, i, column in (("outcome.win", 1, 0), ("outcome.deal_in", 4, 1)):
+                row = z_row(
+                    test,
                     ruleset,
                     self.by,
                     subj,
-                    observed=a[1],
-                    expected=a[2],
-                    variance=a[3],
+                    observed=a[i],
+                    expected=a[i + 1],
+                    variance=a[i + 2],
                     n=n,
-                    null=NULL,
+                    null=NULL_FEW,
                 )
-            )
+                out.append(_over_matches(row, [e[column] for e in excess]))
             out.append(
-                z_row(
-                    "outcome.deal_in",
+                _score_row(
                     ruleset,
                     self.by,
                     subj,
-                    observed=a[4],
-                    expected=a[5],
-                    variance=a[6],
-                    n=n,
-                    null=NULL,
+                    n,
+                    observed=a[7],
+                    expected=a[8],
+                    variance=a[9],
+                    excess=[e[2] for e in excess],
                 )
             )
-            out.append(_score_row(ruleset, self.by, subj, n, observed=a[7], expected=a[8], variance=a[9]))
+        return out
+
+    def _contrasts(self) -> dict[tuple[str, object], list[tuple[float, float, float]]]:
+        """Per (ruleset, subject), one entry a match (in match order): its (wins, deal-ins, score)
+        minus their role means, less the mean of the same for the others at its table."""
+        means = {}
+        for (ruleset, role), tot in self.roles.items():
+            if tot[0]:
+                means[(ruleset, role)] = (tot[1] / tot[0], tot[2] / tot[0], tot[3] / tot[0])
+        out: dict[tuple[str, object], list[tuple[float, float, float]]] = defaultdict(list)
+        for (ruleset, _), table in sorted(self.matches.items(), key=lambda kv: kv[0]):
+            excess = {}
+            for subject, roles in table.items():
+                w = d = sc = 0.0
+                for role, (n, wins, deal_ins, score) in roles.items():
+                    p_win, p_in, mean = means[(ruleset, role)]
+                    w += wins - n * p_win
+                    d += deal_ins - n * p_in
+                    sc += score - n * mean
+                excess[subject] = (w, d, sc)
+            if len(excess) < 2:
+                continue  # nobody to compare with
+            total = [sum(e[i] for e in excess.values()) for i in range(3)]
+            k = len(excess) - 1
+            for subject, e in excess.items():
+                contrast = tuple(e[i] - (total[i] - e[i]) / k for i in range(3))
+                out[(ruleset, subject)].append(contrast)  # type: ignore[arg-type]
         return out
 
 
+def _over_matches(row: Row, excess: list[float]) -> Row:
+    """Judge a count row by its matches' excesses (Student t, matches - 1 df) where it has enough
+    matches; the row keeps its binomial normal (and says so) where it has too few."""
+    if row["p_value"] is None or len(excess) < MIN_MATCHES:
+        return row
+    m = len(excess)
+    mean = sum(excess) / m
+    spread = sum((e - mean) ** 2 for e in excess) / (m - 1)
+    if spread <= 0:
+        return row
+    variance = m * spread  # of the summed contrast
+    t = sum(excess) / math.sqrt(variance)
+    half = OWN_SHARE * t_quantile(0.975, m - 1) * math.sqrt(variance)
+    observed, expected = row["observed"], row["expected"]
+    row.update(
+        null=NULL,
+        statistic_name="t",
+        statistic=t,
+        df=m - 1,
+        p_value=min(1.0, 2.0 * t_sf(abs(t), m - 1)),
+        effect=observed / expected,
+        effect_low=(observed - half) / expected,
+        effect_high=(observed + half) / expected,
+    )
+    return row
+
+
 def _score_row(
-    ruleset: str, by: str, subject: dict, n: int, *, observed: float, expected: float, variance: float
+    ruleset: str,
+    by: str,
+    subject: dict,
+    n: int,
+    *,
+    observed: float,
+    expected: float,
+    variance: float,
+    excess: list[float],
 ) -> Row:
-    """A summed score against the role means: z two-sided, effect the mean difference a hand.
+    """A summed score against the role means: Student t over the matches' excesses (a normal z
+    on the role variances with too few matches), two-sided; effect the mean difference a hand.
     Scores are zero-sum, so the expectation is near 0 or negative: no observed/expected here."""
     row = z_row(
-        "outcome.score", ruleset, by, subject, observed=observed, expected=1, variance=1, n=n, null=NULL
+        "outcome.score", ruleset, by, subject, observed=observed, expected=1, variance=1, n=n, null=NULL_FEW
     )
     row.update(expected=expected, statistic=None, p_value=None, effect=None)
     row.update(effect_low=None, effect_high=None)
@@ -132,15 +222,21 @@ def _score_row(
     if variance <= 0:
         row["note"] = "too small to judge: every score of the role is the same"
         return row
-    z = (observed - expected) / math.sqrt(variance)
-    half = Z95 * math.sqrt(variance) / n
     diff = (observed - expected) / n
-    row.update(
-        statistic=z,
-        p_value=z_p_value(z),
-        effect=diff,
-        effect_low=diff - half,
-        effect_high=diff + half,
-        note="",
-    )
+    m = len(excess)
+    spread = 0.0
+    if m >= MIN_MATCHES:
+        mean = sum(excess) / m
+        spread = sum((e - mean) ** 2 for e in excess) / (m - 1)
+    if spread > 0:
+        across = m * spread
+        t = sum(excess) / math.sqrt(across)
+        half = OWN_SHARE * t_quantile(0.975, m - 1) * math.sqrt(across) / n
+        p_value = min(1.0, 2.0 * t_sf(abs(t), m - 1))
+        row.update(null=NULL, statistic_name="t", statistic=t, df=m - 1, p_value=p_value)
+    else:
+        z = (observed - expected) / math.sqrt(variance)
+        half = Z95 * math.sqrt(variance) / n
+        row.update(statistic=z, p_value=z_p_value(z))
+    row.update(effect=diff, effect_low=diff - half, effect_high=diff + half, note="")
     return row

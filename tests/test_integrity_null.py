@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from mjstats.formats.canonical import read_canonical
 from mjstats.integrity.collusion import Collusion
-from mjstats.integrity.deal import DealFairness
-from mjstats.integrity.distributions import ks_uniform
+from mjstats.integrity.deal import DealFairness, pair_cov, pair_mean_var
+from mjstats.integrity.distributions import hypergeom_mean_var, ks_uniform
 from mjstats.integrity.draws import DrawFairness
 from mjstats.integrity.outcomes import Outcomes
 from mjstats.integrity.replays import HandReplay, replay_hand
@@ -254,3 +255,89 @@ def test_sichuan_tests_are_uniform_on_fair_play(sichuan_replays: list[tuple[Hand
     for name, values in found.items():
         if name != "deal.wall_position":  # one wall a hand: 6 runs of 300 give too few here
             _assert_uniform(f"sichuan {name}", values, 16)
+
+
+def _seated_results(rng: random.Random, first: int, hands: int, match_len: int = 16) -> list[Hand]:
+    """Fair by seat, unequal players: each match seats one strong player at a random seat (it
+    wins 40% of hands), afresh for every match, as a platform seats players of unequal skill."""
+    out = []
+    strong = 0
+    for i in range(first, first + hands):
+        if i % match_len == 0:
+            strong = rng.randrange(4)
+        winner = strong if rng.random() < 0.4 else rng.randrange(4)
+        loser = rng.choice([s for s in range(4) if s != winner])
+        out.append(result_hand(i, winner, loser))
+    return out
+
+
+def test_outcome_tests_take_the_match_as_the_unit() -> None:
+    """A seat that meets a strong player in some matches and not in others wins in bursts: the
+    seat-hands of a match are not independent, and a binomial variance flags fair seats. Judged
+    over matches (its table as the baseline), the p-values are uniform."""
+    rng = random.Random(21)
+    found: list[float] = []
+    binomial_z: list[float] = []
+    for run in range(60):
+        family = Outcomes("seat")
+        for hand in _seated_results(rng, run * 400, 400):
+            family.add(hand)
+        for row in family.rows():
+            if row["test"] != "outcome.win":
+                continue
+            assert row["statistic_name"] == "t" and row["df"] == 24  # 25 matches of 16 hands
+            found.append(row["p_value"])
+            p = row["expected"] / row["n"]
+            binomial_z.append((row["observed"] - row["expected"]) / (row["n"] * p * (1 - p)) ** 0.5)
+    _assert_uniform("outcome.win over matches", found, 240)
+    mean = sum(binomial_z) / len(binomial_z)
+    spread = (sum((z - mean) ** 2 for z in binomial_z) / (len(binomial_z) - 1)) ** 0.5
+    assert spread > 1.2  # what the seat-hand binomial would have seen: overdispersed
+
+
+def _dealer_keeps_the_deal(rng: random.Random, matches: int) -> list[Hand]:
+    """Fuzhou's match shape on fair results: 8 hands, seat 0 deals first, a winning dealer
+    deals again, else the deal passes on; every hand's winner uniform over the four seats."""
+    out = []
+    for m in range(matches):
+        dealer = 0
+        for no in range(8):
+            winner = rng.randrange(4)
+            loser = rng.choice([s for s in range(4) if s != winner])
+            hand = result_hand(0, winner, loser)
+            out.append(replace(hand, match_id=f"d-{m}", hand_no=no, dealer=dealer))
+            dealer = dealer if winner == dealer else (dealer + 1) % 4
+    return out
+
+
+def test_streaks_are_not_biased_by_the_first_dealer() -> None:
+    """Where a winning dealer keeps the deal, a dealer's hands run until it loses and the seat
+    that deals first has more such runs: with the dealer's hands judged, fair seat 0 shows a
+    streak deficit (t about -5 on these hands). Judged on the hands a subject does not deal,
+    no seat stands out."""
+    streaks = Streaks("seat")
+    for hand in _dealer_keeps_the_deal(random.Random(5), 12000):
+        streaks.add(hand)
+    rows = streaks.rows()
+    assert len(rows) == 4
+    for row in rows:
+        assert abs(row["statistic"]) < 3.3, row
+
+
+def test_the_three_non_dealers_of_a_hand_are_one_draw() -> None:
+    """Rows by role: the three non-dealers' honours are one hypergeometric draw of their 39
+    tiles (not three independent 13-tile draws, whose variance is a quarter larger), their
+    pairs the sum of three counts with their covariances."""
+    family = DealFairness("seat")
+    rng = random.Random(3)
+    for i in range(50):
+        family.add(dealt_hand(rng, "guobiao", i, dealer=i % 4))
+    honours = family.counts[("deal.honours", "guobiao", "role", "other")]
+    assert honours[0] == 150  # three seat-hands a hand
+    assert honours[3] == pytest.approx(50 * hypergeom_mean_var(136, 28, 39)[1])
+    assert honours[3] < 150 * hypergeom_mean_var(136, 28, 13)[1] * 0.8
+    pairs = family.counts[("deal.pairs", "guobiao", "role", "other")]
+    var = pair_mean_var(136, 13, 34)[1]
+    assert pairs[3] == pytest.approx(50 * (3 * var + 6 * pair_cov(136, 13, 13, 34)))
+    dealer = family.counts[("deal.honours", "guobiao", "role", "dealer")]
+    assert dealer[0] == 50 and dealer[3] == pytest.approx(50 * hypergeom_mean_var(136, 28, 13)[1])

@@ -34,11 +34,13 @@ from mjstats.records import Hand
 ALPHA = 0.01
 # hands a run, per family and ruleset: Guobiao hands have about 3x the draws of Fuzhou's;
 # Sichuan hands about 50 draws (12 a seat) and 2.2 wins, most on discards (several a hand).
-# 50,000 hands give 1,000 p-values or more for every test by seat or pair.
+# The streak test needs 30 matches a run (Guobiao's matches are 16 hands, the others' 8).
+# 50,000 hands give 1,000 p-values or more for every test by seat or pair but the streak test,
+# which needs 100,000 (Guobiao: 120,000).
 SIZES = {
-    "guobiao": {"deal": 200, "draw": 40, "collusion": 500, "outcome": 200, "streak": 200},
-    "fuzhou": {"deal": 200, "draw": 100, "collusion": 500, "outcome": 200, "streak": 200},
-    "sichuan": {"deal": 200, "draw": 80, "collusion": 500, "outcome": 200, "streak": 200},
+    "guobiao": {"deal": 200, "draw": 40, "collusion": 500, "outcome": 200, "streak": 480},
+    "fuzhou": {"deal": 200, "draw": 100, "collusion": 500, "outcome": 200, "streak": 400},
+    "sichuan": {"deal": 200, "draw": 80, "collusion": 500, "outcome": 200, "streak": 320},
 }
 
 

@@ -17,21 +17,32 @@ import uuid
 from contextlib import suppress
 from pathlib import Path
 
-__all__ = ["PINS_DIR", "live_pins", "pin_version", "remove_dead_pins", "unpin"]
+__all__ = [
+    "FOREIGN_PIN_TTL",
+    "PINS_DIR",
+    "PIN_RE",
+    "host_name",
+    "live_pins",
+    "pid_alive",
+    "pin_version",
+    "remove_dead_pins",
+    "unpin",
+]
 
 PINS_DIR = ".pins"
 FOREIGN_PIN_TTL = 86_400.0  # seconds a pin from another host is honoured
-_PIN_RE = re.compile(r"(v\d{6,})@([A-Za-z0-9._-]{0,64})@(\d{1,10})@[0-9a-f]{8}")
+PIN_RE = re.compile(r"(v\d{6,})@([A-Za-z0-9._-]{0,64})@(\d{1,10})@[0-9a-f]{8}")
 
 
-def _host() -> str:
+def host_name() -> str:
+    """This machine's name as it appears in pin and snapshot names (safe in a file name)."""
     return re.sub(r"[^A-Za-z0-9._-]", "_", socket.gethostname())[:64]
 
 
 def pin_version(root: Path, version: str) -> Path | None:
     """Pin ``version`` of the dataset at ``root`` for this process; None if it cannot be written."""
     folder = root / PINS_DIR
-    path = folder / f"{version}@{_host()}@{os.getpid()}@{uuid.uuid4().hex[:8]}"
+    path = folder / f"{version}@{host_name()}@{os.getpid()}@{uuid.uuid4().hex[:8]}"
     try:
         folder.mkdir(exist_ok=True)
         path.touch(exist_ok=False)
@@ -47,7 +58,8 @@ def unpin(path: Path | None) -> None:
             os.unlink(path)
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (one owned by another user counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -58,8 +70,8 @@ def _alive(pid: int) -> bool:
 
 
 def _pin_live(entry: Path, host: str, pid: int, now: float) -> bool:
-    if host == _host():
-        return _alive(pid)
+    if host == host_name():
+        return pid_alive(pid)
     try:
         return now - entry.stat().st_mtime < FOREIGN_PIN_TTL
     except OSError:
@@ -74,7 +86,7 @@ def live_pins(root: Path) -> set[str]:
     now = time.time()
     out = set()
     for entry in folder.iterdir():
-        m = _PIN_RE.fullmatch(entry.name)
+        m = PIN_RE.fullmatch(entry.name)
         if m and _pin_live(entry, m.group(2), int(m.group(3)), now):
             out.add(m.group(1))
     return out
@@ -87,7 +99,7 @@ def remove_dead_pins(root: Path) -> None:
         return
     now = time.time()
     for entry in folder.iterdir():
-        m = _PIN_RE.fullmatch(entry.name)
+        m = PIN_RE.fullmatch(entry.name)
         if m and not _pin_live(entry, m.group(2), int(m.group(3)), now):
             with suppress(OSError):
                 entry.unlink()

@@ -16,14 +16,14 @@ import uuid
 from contextlib import suppress
 from typing import Any
 
-from mjstats.store.pins import _PIN_RE, FOREIGN_PIN_TTL, PINS_DIR, _alive, _host
+from mjstats.store.pins import FOREIGN_PIN_TTL, PIN_RE, PINS_DIR, host_name, pid_alive
 
 __all__ = ["live_remote_pins", "pin_remote", "remove_dead_remote_pins", "unpin_remote"]
 
 
 def pin_remote(fs: Any, root: str, version: str) -> str | None:
     """Pin ``version`` for this process; None when the dataset cannot be written (read-only)."""
-    path = f"{root}/{PINS_DIR}/{version}@{_host()}@{os.getpid()}@{uuid.uuid4().hex[:8]}"
+    path = f"{root}/{PINS_DIR}/{version}@{host_name()}@{os.getpid()}@{uuid.uuid4().hex[:8]}"
     try:
         fs.pipe_file(path, json.dumps({"since": time.time()}).encode("ascii"))
     except Exception:  # a read-only bucket: the grace period alone covers this reader
@@ -47,11 +47,11 @@ def _pins(fs: Any, root: str) -> list[tuple[str, str, bool]]:
         return []
     now, out = time.time(), []
     for entry in entries:
-        m = _PIN_RE.fullmatch(entry.rstrip("/").rsplit("/", 1)[-1])
+        m = PIN_RE.fullmatch(entry.rstrip("/").rsplit("/", 1)[-1])
         if not m:
             continue
-        if m.group(2) == _host():
-            alive = _alive(int(m.group(3)))
+        if m.group(2) == host_name():
+            alive = pid_alive(int(m.group(3)))
         else:
             try:
                 since = float(json.loads(fs.cat_file(entry)).get("since", 0))

@@ -21,7 +21,7 @@ from typing import Any
 from mjstats.errors import DatasetError
 from mjstats.store.fs import remote_errors, url_filesystem
 from mjstats.store.layout import STAGING_MARKER
-from mjstats.store.pins import _alive, _host
+from mjstats.store.pins import host_name, pid_alive
 from mjstats.store.remote import live_name, read_remote_manifest, require_live
 from mjstats.store.remote_pins import pin_remote, unpin_remote
 
@@ -43,12 +43,12 @@ def remove_orphan_snapshots(folder: str | Path | None = None) -> list[Path]:
         entries = list(os.scandir(base))
     except OSError:
         return removed
-    host = _host()
+    host = host_name()
     for entry in entries:
         m = _SNAPSHOT_RE.fullmatch(entry.name)
         if m is None or m.group(1) != host or int(m.group(2)) == os.getpid():
             continue
-        if not _alive(int(m.group(2))) and entry.is_dir(follow_symlinks=False):
+        if not pid_alive(int(m.group(2))) and entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
             removed.append(Path(entry.path))
     return removed
@@ -80,7 +80,7 @@ def download_live_version(url: str) -> tuple[Path, Path, dict[str, Any]]:
                 if live_name(fs, root, url) == name:
                     raise
                 continue  # collected between reading CURRENT and pinning it: read CURRENT again
-            tmp = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{_host()}@{os.getpid()}@"))
+            tmp = Path(tempfile.mkdtemp(prefix=f"{_PREFIX}{host_name()}@{os.getpid()}@"))
             try:
                 local = tmp / name
                 _copy_version(fs, version, local, url)

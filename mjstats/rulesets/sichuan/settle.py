@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from mjstats.errors import RuleError
-from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win, wait_values
+from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.tiles import (
     check_copies,
@@ -24,7 +24,7 @@ from mjstats.rulesets.sichuan.tiles import (
     suited_tile,
     suited_tiles,
 )
-from mjstats.rulesets.sichuan.win import suits_held, waits_from_counts
+from mjstats.rulesets.sichuan.win import suits_held
 from mjstats.tiles import Tile
 
 __all__ = [
@@ -52,6 +52,7 @@ DATASET_REASONS: dict[str, str] = {
     "settlement": "settlement",
 }
 _ORDERS = tuple(tuple((s + i) % 4 for i in range(4)) for s in range(4))
+_RANKS = tuple({s: n for n, s in enumerate(order)} for order in _ORDERS)  # place in each order
 _KONG_DETAIL = {"direct": "KONG_DIRECT", "added": "KONG_ADDED", "concealed": "KONG_CONCEALED"}
 _CONTEXTS: dict[tuple[object, ...], WinContext] = {}  # the WinContext of each combination of flags
 
@@ -384,65 +385,82 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     pig = (void in suits) if void is not None else len(suits) == 3
     if pig:
         return EndStatus(p.seat, prof.end.flower_pig, (), False, 0)
-    found = sorted(waits_from_counts(counts, norm, held, void))
+    # the waits and each one's 查大叫 value (a discard win without situational extras, capped;
+    # reference §4.6) from one pass over the hand's suits
+    found, values = ready_values(counts, held, norm, void, prof)
+    if not found:
+        return EndStatus(p.seat, False, (), False, 0)
+    end = prof.end
     dead = False
-    if found and prof.end.dead_wait != "ready":
+    if end.dead_wait != "ready":
         if visible is None:
             raise RuleError(
-                f"profile {prof.name} (end.dead_wait = {prof.end.dead_wait}) needs HandEnd.visible"
+                f"profile {prof.name} (end.dead_wait = {end.dead_wait}) needs HandEnd.visible"
             )
         own_melds = meld_counts(norm)
         # 死叫: every copy of every wait that the player does not hold is visible to the table.
         dead = all(visible[k] - own_melds[k] >= 4 - held[k] for k in found)
     value = 0
-    if found and not (dead and prof.end.dead_wait != "ready"):
-        # 查大叫: each wait valued as a discard win without situational extras (§4.6), capped.
-        values = wait_values(counts, held, norm, found, prof)
-        value = max(values) if prof.end.cha_jiao_value == "max" else min(values)
-    if dead and prof.end.dead_wait == "not_ready":
-        found = []
-    return EndStatus(p.seat, False, tuple(found), dead, value)
+    if not (dead and end.dead_wait != "ready"):
+        value = max(values) if end.cha_jiao_value == "max" else min(values)
+    if dead and end.dead_wait == "not_ready":
+        found = ()
+    return EndStatus(p.seat, False, found, dead, value)
 
 
 def _hand_end(t: _Table, ev: HandEnd, i: int) -> None:
     prof = t.prof
-    seats = sorted(_seat(p.seat, "player seat") for p in ev.players)
-    active = [s for s in range(4) if t.active[s]]
-    if seats != active:
-        raise RuleError(f"event {i}: the hand end lists seats {seats}, the active players are {active}")
-    if ev.visible is not None and len(ev.visible) != 27:
-        raise RuleError(f"event {i}: visible holds 27 counts, got {len(ev.visible)}")
-    status = {p.seat: _status(t, p, ev.visible) for p in ev.players}
-    t.end_status = tuple(status[s] for s in seats)
-    pigs = [s for s in t.order() if s in status and status[s].flower_pig]
-    ready = [s for s in t.order() if s in status and status[s].waits]
-    unpaid_dead = {s for s in ready if status[s].dead_wait and prof.end.dead_wait == "ready_unpaid"}
+    end = prof.end
+    players = ev.players
+    seats = sorted(_seat(p.seat, "player seat") for p in players)
+    active = t.active
+    if seats != [s for s in range(4) if active[s]]:
+        raise RuleError(
+            f"event {i}: the hand end lists seats {seats}, the active players are "
+            f"{[s for s in range(4) if active[s]]}"
+        )
+    visible = ev.visible
+    if visible is not None and len(visible) != 27:
+        raise RuleError(f"event {i}: visible holds 27 counts, got {len(visible)}")
+    status: list[EndStatus | None] = [None, None, None, None]
+    for p in players:
+        status[p.seat] = _status(t, p, visible)
+    t.end_status = tuple([status[s] for s in seats])  # type: ignore[misc]
+    order = _ORDERS[t.dealer]
+    listed = [s for s in order if status[s] is not None]  # the players left, from the dealer
+    pigs = [s for s in listed if status[s].flower_pig]  # type: ignore[union-attr]
+    ready = [s for s in listed if status[s].waits]  # type: ignore[union-attr]
     # Players holding void tiles when 查花猪 is off are simply not ready.
-    not_ready = [s for s in t.order() if s in status and s not in pigs and s not in ready]
-    if prof.end.flower_pig:
+    not_ready = [s for s in listed if s not in pigs and s not in ready]
+    payments = t.payments
+    if end.flower_pig:
         amount = prof.flower_pig_value
-        for h in pigs:
-            for q in t.order():
-                if q in status and q not in pigs:
-                    t.pay(h, q, amount, "settlement", "FLOWER_PIG", i)
-    if prof.end.cha_jiao:
+        if amount > 0:
+            for h in pigs:
+                for q in listed:
+                    if q not in pigs:
+                        payments.append(Payment(h, q, amount, "settlement", "FLOWER_PIG", i))
+    if end.cha_jiao and not_ready and ready:
+        unpaid_dead = end.dead_wait == "ready_unpaid"
         for u in not_ready:
             for r in ready:
-                if r not in unpaid_dead:
-                    t.pay(u, r, status[r].value, "settlement", "CHA_JIAO", i)
-    if prof.end.tax_refund:
-        refunders = [s for s in t.order() if s in pigs or s in not_ready]
-        rank = {s: n for n, s in enumerate(t.order())}
-        to_winners = prof.end.tax_refund_to_winners
+                st = status[r]
+                if not (unpaid_dead and st.dead_wait) and st.value > 0:  # type: ignore[union-attr]
+                    payments.append(Payment(u, r, st.value, "settlement", "CHA_JIAO", i))  # type: ignore[union-attr]
+    if end.tax_refund and t.ledger:
+        refunders = [s for s in order if s in pigs or s in not_ready]
+        rank = _RANKS[t.dealer]
+        to_winners = end.tax_refund_to_winners
         rows = [
             row
             for row in t.ledger
-            if row.payee in refunders and not row.settled and (to_winners or t.active[row.payer])
+            if row.payee in refunders and not row.settled and (to_winners or active[row.payer])
         ]
         rows.sort(key=lambda row: (rank[row.payee], rank[row.payer]))
         for row in rows:
             row.settled = True
-            t.pay(row.payee, row.payer, row.amount, "refund", "TAX_REFUND", i)
+            if row.amount > 0:
+                payments.append(Payment(row.payee, row.payer, row.amount, "refund", "TAX_REFUND", i))
     t.ended = "exhausted"
 
 

@@ -263,13 +263,18 @@ def _fast_reading(
     # 4 sets + pair: one suit holds 3k + 2 tiles, the others 3k; a suit's mask is 0 when it
     # does not split (or holds 3k + 1)
     if (e0[0] % 3) + (e1[0] % 3) + (e2[0] % 3) == 2 and e0[1] and e1[1] and e2[1]:
-        mask = combine(combine(e0[1], e1[1]), e2[1])
-        yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
-        regular = _best_of_mask(mask, yaojiu_ok, jiang_ok, flush)
-    seven = not melds and raw.count(1) == 0 and raw.count(3) == 0 and sum(raw) == WIN_SIZE
-    if regular is None and not seven:
-        return None
-    return _choose(regular, seven, raw, flush, g, rules)
+        if melds:
+            yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+        else:
+            yaojiu_ok = jiang_ok = rules.yaojiu_jiangdui
+        regular = _best_of_pair(e0[1], combine(e1[1], e2[1]), yaojiu_ok << 2 | jiang_ok << 1 | flush)
+    # 七对: 14 concealed tiles (no meld), every count 0, 2 or 4 (counted in C)
+    if melds or 1 in raw or 3 in raw or sum(raw) != WIN_SIZE:
+        if regular is None:
+            return None
+        name, fan = regular
+        return name, fan, 0, "regular"
+    return _choose(regular, True, raw, flush, g, rules)
 
 
 def _seven_pairs_pattern(counts: Sequence[int], flush: bool, long_fan: int) -> tuple[str, int, int]:
@@ -576,7 +581,9 @@ def score_win(
         raise NotWinningHand(f"{shown()}: holds all three suits; a winning hand lacks one (缺一门)")
 
     rules = prof.fan
-    g = gen_count(all_counts, norm, rules.gen_counting)
+    g = all_counts.count(4)  # gen_count, inlined
+    if n and rules.gen_counting == "unmelded_only":
+        g -= sum(1 for kind, _, _ in norm if kind == "GANG")
     reading = _fast_reading(bytes(counts), norm, len(suits) == 1, g, rules)
     if reading is None:
         raise NotWinningHand(f"{shown()}" + (f" with {n} meld(s)" if n else "") + ": not a winning hand")
@@ -626,23 +633,23 @@ def score_win(
         if bonus_fan:
             extras.append(("自摸", bonus_fan))
         total = pattern_fan + gen + sum(f for _, f in extras)
-    multiplier = prof.multiplier(total)
-    cap = prof.cap
+    cap = rules.cap_fan  # prof.multiplier and prof.cap, inlined
+    multiplier = 1 << (total if cap < 0 else min(total, cap))
     return WinScore(
-        fan=total,
-        multiplier=multiplier,
-        value=multiplier + bonus_base,
-        pattern=pattern,
-        pattern_fan=pattern_fan,
-        gen=gen,
-        gen_count=g,
-        extras=tuple(extras),
-        shape=shape,
-        reading=reading[0],
-        tiles=tuple(counts),
-        melds=norm,
-        self_drawn=context.self_drawn,
-        capped=cap is not None and total > cap,
-        notes=tuple(notes),
-        profile=prof.name,
+        total,
+        multiplier,
+        multiplier + bonus_base,
+        pattern,
+        pattern_fan,
+        gen,
+        g,
+        tuple(extras),
+        shape,
+        reading[0],
+        tuple(counts),
+        norm,
+        context.self_drawn,
+        cap >= 0 and total > cap,
+        tuple(notes),
+        prof.name,
     )

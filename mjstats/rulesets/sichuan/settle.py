@@ -10,7 +10,7 @@ and :class:`HandEnd` (the wall ran out: each active player's final tiles, for �
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
@@ -52,6 +52,7 @@ DATASET_REASONS: dict[str, str] = {
     "settlement": "settlement",
 }
 _ORDERS = tuple(tuple((s + i) % 4 for i in range(4)) for s in range(4))
+_OTHERS = tuple(order[1:] for order in _ORDERS)  # the other seats in turn order after each
 _RANKS = tuple({s: n for n, s in enumerate(order)} for order in _ORDERS)  # place in each order
 _KONG_DETAIL = {"direct": "KONG_DIRECT", "added": "KONG_ADDED", "concealed": "KONG_CONCEALED"}
 _CONTEXTS: dict[tuple[object, ...], WinContext] = {}  # the WinContext of each combination of flags
@@ -198,22 +199,37 @@ class _Income:
     settled: bool = False  # transferred (呼叫转移) or refunded: out of later 退税
 
 
-@dataclass(slots=True)
 class _Table:
     """The settlement state while the events are folded; never leaves settle_hand."""
 
-    prof: Profile
-    dealer: int
-    active: list[bool] = field(default_factory=lambda: [True] * 4)
-    winners: list[int] = field(default_factory=list)
-    ledger: list[_Income] = field(default_factory=list)
-    kongs: list[list[tuple[int, Kong]]] = field(default_factory=lambda: [[], [], [], []])
-    turn_kongs: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
-    payments: list[Payment] = field(default_factory=list)
-    wins: list[tuple[int, WinScore]] = field(default_factory=list)
-    end_status: tuple[EndStatus, ...] = ()
-    ended: str = "open"
-    first_win_next: int | None = None
+    __slots__ = (
+        "active",
+        "dealer",
+        "end_status",
+        "ended",
+        "first_win_next",
+        "kongs",
+        "ledger",
+        "payments",
+        "prof",
+        "turn_kongs",
+        "winners",
+        "wins",
+    )
+
+    def __init__(self, prof: Profile, dealer: int) -> None:
+        self.prof = prof
+        self.dealer = dealer
+        self.active = [True, True, True, True]
+        self.winners: list[int] = []
+        self.ledger: list[_Income] = []
+        self.kongs: list[list[tuple[int, Kong]]] = [[], [], [], []]
+        self.turn_kongs: list[list[int]] = [[], [], [], []]
+        self.payments: list[Payment] = []
+        self.wins: list[tuple[int, WinScore]] = []
+        self.end_status: tuple[EndStatus, ...] = ()
+        self.ended = "open"
+        self.first_win_next: int | None = None
 
     def order(self, start: int | None = None) -> tuple[int, ...]:
         """Seats in turn order from ``start`` (default the dealer)."""
@@ -233,7 +249,8 @@ def _kong(t: _Table, ev: Kong, i: int) -> None:
     if ev.kind not in _KONG_DETAIL:
         raise RuleError(f"event {i}: kong kind must be direct, added or concealed, got {ev.kind!r}")
     payers: list[tuple[int, int]] = []
-    others = [s for s in t.order(seat) if s != seat and t.active[s]]
+    active = t.active
+    others = [s for s in _OTHERS[seat] if active[s]]
     if ev.kind == "direct":
         d = _seat(ev.discarder, "direct kong discarder")
         if d == seat or not t.active[d]:
@@ -252,10 +269,11 @@ def _kong(t: _Table, ev: Kong, i: int) -> None:
         if ev.discarder is not None:
             raise RuleError(f"event {i}: only a direct kong has a discarder")
         payers = [(s, rules.concealed) for s in others]
+    detail = _KONG_DETAIL[ev.kind]
     for payer, amount in payers:
         if amount > 0:
             t.ledger.append(_Income(payer, seat, amount, i))
-            t.pay(payer, seat, amount, "kong", _KONG_DETAIL[ev.kind], i)
+            t.payments.append(Payment(payer, seat, amount, "kong", detail, i))
     t.kongs[seat].append((i, ev))
     t.turn_kongs[seat].append(i)
 
@@ -325,10 +343,15 @@ def _win(t: _Table, ev: Win, i: int) -> None:
         raise RuleError(f"event {i}: 杠上炮 needs a discard by a player who konged this turn")
     tile = suited_tile(ev.tile, "winning tile")
     # Several winners are valued and listed nearest to the discarder first (reference §4.3).
-    ordered = sorted(ev.winners, key=lambda w: (w.seat - (ev.discarder or 0)) % 4)
+    winners = ev.winners
+    if len(winners) == 1:
+        ordered: Sequence[Winner] = winners
+    else:
+        ordered = sorted(winners, key=lambda w: (w.seat - (ev.discarder or 0)) % 4)
+    base_flags = (self_drawn, ev.kong_win, ev.kong_discard, ev.robbed_kong, ev.last_tile, ev.heavenly)
+    payments = t.payments
     for w in ordered:
-        flags = (self_drawn, ev.kong_win, ev.kong_discard, ev.robbed_kong, ev.last_tile, ev.heavenly)
-        flags += (w.earthly,)
+        flags = (*base_flags, w.earthly)
         try:
             context = _CONTEXTS.get(flags)
         except TypeError:  # an unhashable flag: a context of its own
@@ -346,17 +369,22 @@ def _win(t: _Table, ev: Win, i: int) -> None:
         score = score_win(
             w.hand, w.melds, tile, context, void=w.void, profile=prof, self_draw_bonus=flower_from is None
         )
-        t.wins.append((w.seat, score))
+        seat = w.seat
+        t.wins.append((seat, score))
         if flower_from is not None:
-            payers = [flower_from]
+            payers: Sequence[int] = (flower_from,)
         elif self_drawn:
-            payers = [s for s in t.order(w.seat) if s != w.seat and t.active[s]]
+            active = t.active
+            payers = [s for s in _OTHERS[seat] if active[s]]
         else:
-            payers = [ev.discarder]  # type: ignore[list-item]
-        bonus = score.value - score.multiplier
+            payers = (ev.discarder,)  # type: ignore[assignment]
+        multiplier = score.multiplier
+        bonus = score.value - multiplier
         for p in payers:
-            t.pay(p, w.seat, score.multiplier, "win", "WIN", i)
-            t.pay(p, w.seat, bonus, "win", "SELF_DRAW_BASE", i)
+            if multiplier > 0:
+                payments.append(Payment(p, seat, multiplier, "win", "WIN", i))
+            if bonus > 0:
+                payments.append(Payment(p, seat, bonus, "win", "SELF_DRAW_BASE", i))
     if ev.kong_discard:
         _call_transfer(t, ev.discarder, [w.seat for w in ordered], i)  # type: ignore[arg-type]
     if t.first_win_next is None:

@@ -471,6 +471,16 @@ def ready_values(
     seven_wait = -1
     if not n and raw.count(1) + raw.count(3) == 1:
         seven_wait = raw.find(1) if 1 in raw else raw.find(3)
+    # the suits that can take a regular wait: the other two split as they are
+    growing = []
+    for s, j, k in GROWERS[entries[0][0] % 3 * 9 + entries[1][0] % 3 * 3 + entries[2][0] % 3]:
+        if s == void_suit or (void_suit is None and suits == 2 and not present[s]):
+            continue
+        mj, mk = entries[j][1], entries[k][1]
+        if mj and mk and entries[s][2]:
+            growing.append((s, combine(mj, mk)))
+    if not growing and seven_wait < 0:
+        return (), []
     rules = profile.fan
     flush = suits == 1  # a wait lies in a suit held, so the flush holds with it
     quads = held.count(4)  # 根 before the wait; a wait completing a quad adds one
@@ -479,18 +489,15 @@ def ready_values(
     extras = _hand_extras(melds, held, rules)
     base_extra = sum(f for name, f in extras if name != "断幺九")
     duanyao = rules.duanyao_fan if any(name == "断幺九" for name, _ in extras) else 0
-    yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+    if melds:
+        yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+    else:
+        yaojiu_ok = jiang_ok = rules.yaojiu_jiangdui
     flags = yaojiu_ok << 2 | jiang_ok << 1 | flush
     gen_fan, cap = rules.gen_fan, rules.cap_fan
     found: list[int] = []
     values: list[int] = []
-    for s, j, k in GROWERS[entries[0][0] % 3 * 9 + entries[1][0] % 3 * 3 + entries[2][0] % 3]:
-        if s == void_suit or (void_suit is None and suits == 2 and not present[s]):
-            continue
-        mj, mk = entries[j][1], entries[k][1]
-        if not (mj and mk):
-            continue  # the other two suits must split as they are
-        other = combine(mj, mk)
+    for s, other in growing:
         base = 9 * s
         for r, grown_mask in entries[s][2]:
             wait = base + r

@@ -59,6 +59,8 @@ _CONTEXTS: dict[tuple[object, ...], WinContext] = {}  # the WinContext of each c
 
 
 def _seat(value: object, what: str) -> int:
+    if type(value) is int and 0 <= value <= 3:  # the common case (a bool is no seat)
+        return value
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
         raise RuleError(f"{what} must be a seat 0..3, got {value!r}")
     return value
@@ -520,8 +522,15 @@ def settle_indexed(
     for i, ev in events:
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
-        if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
+        kind = type(ev)
+        if kind is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
             turn_kongs[ev.seat] = []  # the common event, by the shortest path (as below)
+        elif kind is Win:  # the exact classes first, then any subclass by isinstance
+            _win(t, ev, i)
+        elif kind is Kong:
+            _kong(t, ev, i)
+        elif kind is HandEnd:
+            _hand_end(t, ev, i)
         elif isinstance(ev, Kong):
             _kong(t, ev, i)
         elif isinstance(ev, Turn):

@@ -136,3 +136,27 @@ def test_a_wrong_size_is_still_refused_after_caching():
         pass
     else:
         raise AssertionError("a 3-tile hand without melds is no waiting hand")
+
+
+def test_payments_built_by_the_slot_setters_are_the_dataclass_s_own():
+    """settle._payment (the hot path's constructor) gives what Payment(...) gives: equal, same
+    hash and repr, every field in order, still frozen."""
+    import dataclasses
+
+    import pytest
+
+    from mjstats.rulesets.sichuan.settle import _PAYMENT_SETTERS, Payment, _payment
+
+    assert len(_PAYMENT_SETTERS) == len(dataclasses.fields(Payment))
+    cases = [
+        (0, 1, 2, "win", "WIN", 3),
+        (3, 2, 32, "refund", "TAX_REFUND", 17),
+        (1, 0, 1, "kong", "KONG_ADDED", 0),
+    ]
+    for args in cases:
+        fast, plain = _payment(*args), Payment(*args)
+        assert type(fast) is Payment and fast == plain and hash(fast) == hash(plain)
+        assert repr(fast) == repr(plain) and dataclasses.astuple(fast) == args
+        assert fast.dataset_reason == plain.dataset_reason
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            fast.amount = 0  # type: ignore[misc]

@@ -154,6 +154,28 @@ class Payment:
         return "penalty" if self.detail == "FLOWER_PIG" else DATASET_REASONS[self.reason]
 
 
+# The slots' own setters of Payment: the generated __init__ of a frozen dataclass sets each field
+# through object.__setattr__; a hand's payments (nine on average) are built by these instead,
+# about twice as fast, into the same objects (tests/test_sichuan_speed.py).
+_new = object.__new__
+_PAYMENT_SETTERS = tuple(
+    getattr(Payment, name).__set__ for name in ("payer", "payee", "amount", "reason", "detail", "event")
+)
+
+
+def _payment(payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> Payment:
+    """``Payment(payer, payee, amount, reason, detail, event)``, built by the slots' setters."""
+    set_payer, set_payee, set_amount, set_reason, set_detail, set_event = _PAYMENT_SETTERS
+    p = _new(Payment)
+    set_payer(p, payer)
+    set_payee(p, payee)
+    set_amount(p, amount)
+    set_reason(p, reason)
+    set_detail(p, detail)
+    set_event(p, event)
+    return p
+
+
 @dataclass(frozen=True, slots=True)
 class EndStatus:
     """How the exhaustive draw classified one active player (reference §4.6)."""
@@ -239,7 +261,7 @@ class _Table:
 
     def pay(self, payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> None:
         if amount > 0:
-            self.payments.append(Payment(payer, payee, amount, reason, detail, event))
+            self.payments.append(_payment(payer, payee, amount, reason, detail, event))
 
 
 def _kong(t: _Table, ev: Kong, i: int) -> None:
@@ -275,7 +297,7 @@ def _kong(t: _Table, ev: Kong, i: int) -> None:
     for payer, amount in payers:
         if amount > 0:
             t.ledger.append(_Income(payer, seat, amount, i))
-            t.payments.append(Payment(payer, seat, amount, "kong", detail, i))
+            t.payments.append(_payment(payer, seat, amount, "kong", detail, i))
     t.kongs[seat].append((i, ev))
     t.turn_kongs[seat].append(i)
 
@@ -384,9 +406,9 @@ def _win(t: _Table, ev: Win, i: int) -> None:
         bonus = score.value - multiplier
         for p in payers:
             if multiplier > 0:
-                payments.append(Payment(p, seat, multiplier, "win", "WIN", i))
+                payments.append(_payment(p, seat, multiplier, "win", "WIN", i))
             if bonus > 0:
-                payments.append(Payment(p, seat, bonus, "win", "SELF_DRAW_BASE", i))
+                payments.append(_payment(p, seat, bonus, "win", "SELF_DRAW_BASE", i))
     if ev.kong_discard:
         _call_transfer(t, ev.discarder, [w.seat for w in ordered], i)  # type: ignore[arg-type]
     if t.first_win_next is None:
@@ -469,14 +491,14 @@ def _hand_end(t: _Table, ev: HandEnd, i: int) -> None:
             for h in pigs:
                 for q in listed:
                     if q not in pigs:
-                        payments.append(Payment(h, q, amount, "settlement", "FLOWER_PIG", i))
+                        payments.append(_payment(h, q, amount, "settlement", "FLOWER_PIG", i))
     if end.cha_jiao and not_ready and ready:
         unpaid_dead = end.dead_wait == "ready_unpaid"
         for u in not_ready:
             for r in ready:
                 st = status[r]
                 if not (unpaid_dead and st.dead_wait) and st.value > 0:  # type: ignore[union-attr]
-                    payments.append(Payment(u, r, st.value, "settlement", "CHA_JIAO", i))  # type: ignore[union-attr]
+                    payments.append(_payment(u, r, st.value, "settlement", "CHA_JIAO", i))  # type: ignore[union-attr]
     if end.tax_refund and t.ledger:
         refunders = [s for s in order if s in pigs or s in not_ready]
         rank = _RANKS[t.dealer]
@@ -490,7 +512,7 @@ def _hand_end(t: _Table, ev: HandEnd, i: int) -> None:
         for row in rows:
             row.settled = True
             if row.amount > 0:
-                payments.append(Payment(row.payee, row.payer, row.amount, "refund", "TAX_REFUND", i))
+                payments.append(_payment(row.payee, row.payer, row.amount, "refund", "TAX_REFUND", i))
     t.ended = "exhausted"
 
 

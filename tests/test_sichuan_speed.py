@@ -160,3 +160,23 @@ def test_payments_built_by_the_slot_setters_are_the_dataclass_s_own():
         assert fast.dataset_reason == plain.dataset_reason
         with pytest.raises(dataclasses.FrozenInstanceError):
             fast.amount = 0  # type: ignore[misc]
+
+
+def test_win_scores_built_by_the_slot_setters_are_the_dataclass_s_own():
+    """fan._win_score (score_win's constructor) gives what WinScore(...) gives, still frozen; a
+    missing field is refused."""
+    import dataclasses
+
+    import pytest
+
+    from mjstats.rulesets.sichuan.fan import WinScore, _win_score, score_win
+
+    score = score_win("W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", (), "W5")
+    args = tuple(getattr(score, f.name) for f in dataclasses.fields(WinScore))
+    plain = WinScore(*args)
+    assert type(score) is WinScore and score == plain and hash(score) == hash(plain)
+    assert repr(score) == repr(plain) and score.as_dict() == plain.as_dict()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        score.fan = 0  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        _win_score(*args[:-1])

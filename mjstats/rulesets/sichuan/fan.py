@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
@@ -144,6 +144,20 @@ class WinScore:
             "notes": list(self.notes),
             "profile": self.profile,
         }
+
+
+# The slots' own setters of WinScore, in field order: the generated __init__ of a frozen
+# dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
+# into the same object (tests/test_sichuan_speed.py).
+_WIN_SCORE_SETTERS = tuple(getattr(WinScore, f.name).__set__ for f in fields(WinScore))
+
+
+def _win_score(*values: object) -> WinScore:
+    """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
+    score = object.__new__(WinScore)
+    for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
+        set_field(score, value)
+    return score
 
 
 def gen_count(all_counts: Sequence[int], melds: Sequence[Meld], counting: str = "all") -> int:
@@ -642,7 +656,7 @@ def score_win(
         total = pattern_fan + gen + sum(f for _, f in extras)
     cap = rules.cap_fan  # prof.multiplier and prof.cap, inlined
     multiplier = 1 << (total if cap < 0 else min(total, cap))
-    return WinScore(
+    return _win_score(
         total,
         multiplier,
         multiplier + bonus_base,

@@ -187,7 +187,8 @@ def main() -> None:
     print(f"  ({payments / 1000:.1f} payments per hand)")
     print(f"  reference, Fuzhou settle_win on complete hands in the same run: {ref:,.0f} wins/s "
           f"(CPU time: {ref_cpu:,.0f}/s)")
-    print(f"  ratio (Sichuan hands / Fuzhou wins): {ours / ref:.2f}   target {TARGET:,}/s: "
+    print(f"  ratio (Sichuan hands / Fuzhou wins): {ours / ref:.2f} (CPU time: {ours_cpu / ref_cpu:.2f})   "
+          f"target {TARGET:,}/s: "
           f"{_verdict(ours, ours_cpu, TARGET)}")
     print(f"settle_hand of a single self-draw win: {one_win:,.0f} hands/s (CPU time: {one_cpu:,.0f}/s; "
           f"ratio to Fuzhou settle_win {one_win / ref:.2f}; target {_verdict(one_win, one_cpu, TARGET)})")
@@ -215,7 +216,8 @@ def main() -> None:
     replay_rate(args.replay_hands, args.seed)
     FIGURES.update(
         settle_per_s=ours, settle_cpu_per_s=ours_cpu, fuzhou_settle_per_s=ref,
-        fuzhou_settle_cpu_per_s=ref_cpu, settle_ratio=ours / ref, single_win_cpu_per_s=one_cpu,
+        fuzhou_settle_cpu_per_s=ref_cpu, settle_ratio=ours / ref, settle_cpu_ratio=ours_cpu / ref_cpu,
+        single_win_cpu_per_s=one_cpu,
         is_winning_ratio=wins_rate / bare_rate,
     )
     if args.results:
@@ -255,9 +257,11 @@ def replay_rate(n: int, seed: int) -> None:
           f"(CPU time: {cpu_s:,.0f}/s), {clean:,} clean; target {REPLAY_TARGET:,}/s: "
           f"{_verdict(per_s, cpu_s, REPLAY_TARGET)}")
     FIGURES.update(replay_per_s=per_s, replay_cpu_per_s=cpu_s, fuzhou_replay_per_s=ref_s,
-                   fuzhou_replay_cpu_per_s=ref_cpu, replay_ratio=per_s / ref_s)
+                   fuzhou_replay_cpu_per_s=ref_cpu, replay_ratio=per_s / ref_s,
+                   replay_cpu_ratio=cpu_s / ref_cpu)
     print(f"  reference, Fuzhou replay_hand of {len(fuzhou):,} simulated hands in the same run: "
-          f"{ref_s:,.0f} hands/s (CPU time: {ref_cpu:,.0f}/s); ratio (Sichuan / Fuzhou) {per_s / ref_s:.2f}")
+          f"{ref_s:,.0f} hands/s (CPU time: {ref_cpu:,.0f}/s); ratio (Sichuan / Fuzhou) {per_s / ref_s:.2f} "
+          f"(CPU time: {cpu_s / ref_cpu:.2f})")
 
 
 if __name__ == "__main__":

@@ -16,14 +16,20 @@ before each timed run, so a hand is never answered from the warm-up, the making 
 an earlier round; the per-suit tables (a fixed table over 9-count vectors) stay warm, as in
 steady use.
 
+``--results FILE`` appends the run's figures as one JSON line (bench/results/sichuan_speed.jsonl
+holds the measured ones, with a note of which version ran).
+
 Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S] [--replay-hands N] [--rounds N]
+    [--results FILE --label TEXT]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import time
+from datetime import UTC, datetime
 
 from mjstats.rules import hand as shapes
 from mjstats.rulesets.fuzhou.settle import settle_win
@@ -43,6 +49,7 @@ from mjstats.tiles import SUITED, Tile
 TARGET = 20_000
 REPLAY_TARGET = 2_000
 ROUNDS = [1]  # timed runs per figure, the best kept (--rounds)
+FIGURES: dict[str, float] = {}  # this run's figures, for --results
 
 
 def complete_hand(rng: random.Random, suits: list[int], sets: int = 4) -> list[int] | None:
@@ -134,6 +141,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--replay-hands", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=1, help="timed runs per figure, the best kept")
+    parser.add_argument("--results", help="append the figures as one JSON line to this file")
+    parser.add_argument("--label", default="", help="what ran (a version, a branch), for --results")
     args = parser.parse_args()
     ROUNDS[0] = max(1, args.rounds)
     rng = random.Random(args.seed)
@@ -178,7 +187,8 @@ def main() -> None:
     print(f"  ({payments / 1000:.1f} payments per hand)")
     print(f"  reference, Fuzhou settle_win on complete hands in the same run: {ref:,.0f} wins/s "
           f"(CPU time: {ref_cpu:,.0f}/s)")
-    print(f"  ratio (Sichuan hands / Fuzhou wins): {ours / ref:.2f}   target {TARGET:,}/s: "
+    print(f"  ratio (Sichuan hands / Fuzhou wins): {ours / ref:.2f} (CPU time: {ours_cpu / ref_cpu:.2f})   "
+          f"target {TARGET:,}/s: "
           f"{_verdict(ours, ours_cpu, TARGET)}")
     print(f"settle_hand of a single self-draw win: {one_win:,.0f} hands/s (CPU time: {one_cpu:,.0f}/s; "
           f"ratio to Fuzhou settle_win {one_win / ref:.2f}; target {_verdict(one_win, one_cpu, TARGET)})")
@@ -204,6 +214,25 @@ def main() -> None:
     print(f"  bare hand.is_complete (regular shape only) on the same hands: {bare_rate:,.0f} calls/s")
     print(f"  ratio (Sichuan / bare): {wins_rate / bare_rate:.2f}")
     replay_rate(args.replay_hands, args.seed)
+    FIGURES.update(
+        settle_per_s=ours, settle_cpu_per_s=ours_cpu, fuzhou_settle_per_s=ref,
+        fuzhou_settle_cpu_per_s=ref_cpu, settle_ratio=ours / ref, settle_cpu_ratio=ours_cpu / ref_cpu,
+        single_win_cpu_per_s=one_cpu,
+        is_winning_ratio=wins_rate / bare_rate,
+    )
+    if args.results:
+        line = {
+            "bench": "sichuan",
+            "utc": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "label": args.label,
+            "hands": args.hands,
+            "replay_hands": args.replay_hands,
+            "rounds": ROUNDS[0],
+            "seed": args.seed,
+            **{k: round(v, 3) for k, v in FIGURES.items()},
+        }
+        with open(args.results, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line, sort_keys=True) + "\n")
 
 
 def _verdict(wall: float, cpu: float, target: int) -> str:
@@ -227,8 +256,12 @@ def replay_rate(n: int, seed: int) -> None:
     print(f"replay_hand, {len(hands):,} simulated hands (seed {seed}): {per_s:,.0f} hands/s "
           f"(CPU time: {cpu_s:,.0f}/s), {clean:,} clean; target {REPLAY_TARGET:,}/s: "
           f"{_verdict(per_s, cpu_s, REPLAY_TARGET)}")
+    FIGURES.update(replay_per_s=per_s, replay_cpu_per_s=cpu_s, fuzhou_replay_per_s=ref_s,
+                   fuzhou_replay_cpu_per_s=ref_cpu, replay_ratio=per_s / ref_s,
+                   replay_cpu_ratio=cpu_s / ref_cpu)
     print(f"  reference, Fuzhou replay_hand of {len(fuzhou):,} simulated hands in the same run: "
-          f"{ref_s:,.0f} hands/s (CPU time: {ref_cpu:,.0f}/s); ratio (Sichuan / Fuzhou) {per_s / ref_s:.2f}")
+          f"{ref_s:,.0f} hands/s (CPU time: {ref_cpu:,.0f}/s); ratio (Sichuan / Fuzhou) {per_s / ref_s:.2f} "
+          f"(CPU time: {cpu_s / ref_cpu:.2f})")
 
 
 if __name__ == "__main__":

@@ -9,11 +9,12 @@ and 清龙七对 consume one 根. A win is worth ``2 ** min(F, cap)`` per payer.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
-from mjstats.errors import NotWinningHand, RuleError
+from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
 from mjstats.rulesets.sichuan.suit_table import ENTRIES, combine, suit_entry
 from mjstats.rulesets.sichuan.tiles import (
@@ -27,6 +28,7 @@ from mjstats.rulesets.sichuan.tiles import (
     suited_tiles,
 )
 from mjstats.rulesets.sichuan.win import (
+    GROWERS,
     WIN_SIZE,
     is_seven_pairs,
     regular_divisions,
@@ -41,6 +43,7 @@ __all__ = [
     "WinScore",
     "gen_count",
     "reading_sets",
+    "ready_values",
     "score_win",
     "wait_value",
     "wait_values",
@@ -143,6 +146,20 @@ class WinScore:
         }
 
 
+# The slots' own setters of WinScore, in field order: the generated __init__ of a frozen
+# dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
+# into the same object (tests/test_sichuan_speed.py).
+_WIN_SCORE_SETTERS = tuple(getattr(WinScore, f.name).__set__ for f in fields(WinScore))
+
+
+def _win_score(*values: object) -> WinScore:
+    """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
+    score = object.__new__(WinScore)
+    for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
+        set_field(score, value)
+    return score
+
+
 def gen_count(all_counts: Sequence[int], melds: Sequence[Meld], counting: str = "all") -> int:
     """根 G: kinds held four times in hand, winning tile and melds (a kong, a concealed quad, a
     pong plus its fourth tile in hand). ``counting="unmelded_only"`` leaves kongs out."""
@@ -207,6 +224,21 @@ def _best_of_mask(mask: int, yaojiu_ok: bool, jiang_ok: bool, flush: bool) -> tu
     return out
 
 
+_BEST_BY_PAIR: dict[int, tuple[str, int]] = {}
+
+
+def _best_of_pair(a: int, b: int, flags: int) -> tuple[str, int]:
+    """:func:`_best_of_mask` of two parts' masks read together, ``flags`` packing (yaojiu_ok,
+    jiang_ok, flush) as 4/2/1: one lookup in a table over small ints (a fixed function, filled on
+    demand and never emptied, like the per-suit tables)."""
+    key = (a << 8 | b) << 3 | flags
+    out = _BEST_BY_PAIR.get(key)
+    if out is None:
+        out = _best_of_mask(combine(a, b), bool(flags & 4), bool(flags & 2), bool(flags & 1))
+        _BEST_BY_PAIR[key] = out
+    return out
+
+
 def _meld_flags(melds: Sequence[Meld], yaojiu_on: bool) -> tuple[bool, bool]:
     """Whether every meld keeps 带幺九 (a 1 or 9) and 将对 (rank 2/5/8) open, as _best_regular."""
     return (
@@ -245,13 +277,18 @@ def _fast_reading(
     # 4 sets + pair: one suit holds 3k + 2 tiles, the others 3k; a suit's mask is 0 when it
     # does not split (or holds 3k + 1)
     if (e0[0] % 3) + (e1[0] % 3) + (e2[0] % 3) == 2 and e0[1] and e1[1] and e2[1]:
-        mask = combine(combine(e0[1], e1[1]), e2[1])
-        yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
-        regular = _best_of_mask(mask, yaojiu_ok, jiang_ok, flush)
-    seven = not melds and raw.count(1) == 0 and raw.count(3) == 0 and sum(raw) == WIN_SIZE
-    if regular is None and not seven:
-        return None
-    return _choose(regular, seven, raw, flush, g, rules)
+        if melds:
+            yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+        else:
+            yaojiu_ok = jiang_ok = rules.yaojiu_jiangdui
+        regular = _best_of_pair(e0[1], combine(e1[1], e2[1]), yaojiu_ok << 2 | jiang_ok << 1 | flush)
+    # 七对: 14 concealed tiles (no meld), every count 0, 2 or 4 (counted in C)
+    if melds or 1 in raw or 3 in raw or sum(raw) != WIN_SIZE:
+        if regular is None:
+            return None
+        name, fan = regular
+        return name, fan, 0, "regular"
+    return _choose(regular, True, raw, flush, g, rules)
 
 
 def _seven_pairs_pattern(counts: Sequence[int], flush: bool, long_fan: int) -> tuple[str, int, int]:
@@ -410,6 +447,110 @@ def wait_values(
 _OTHERS = ((1, 2), (0, 2), (0, 1))  # the two suits besides each
 
 
+def ready_values(
+    counts: list[int],
+    held: list[int],
+    melds: tuple[Meld, ...],
+    void_suit: int | None,
+    profile: Profile,
+) -> tuple[tuple[Tile, ...], list[int]]:
+    """(waits in kind order, the 查大叫 multiplier of each) of a checked hand of ``13 - 3m``
+    concealed tiles: ``sorted(waits_from_counts(...))`` and :func:`wait_values` of them in one
+    pass over the per-suit table entries, as the exhaustive draw asks for both (the same answers:
+    tests/test_sichuan_speed.py). ``counts`` are the concealed counts (27 kinds, 0-4), ``held``
+    with the melds added; InvalidHand for a wrong size, as :func:`waits_from_counts`."""
+    n = len(melds)
+    raw = bytes(counts)
+    if sum(raw) != WIN_SIZE - 1 - 3 * n:
+        raise InvalidHand(
+            f"a waiting Sichuan hand holds {WIN_SIZE - 1 - 3 * n} concealed tiles with "
+            f"{n} meld(s), got {sum(raw)}"
+        )
+    get = ENTRIES.get
+    entries = (
+        get(raw[0:9]) or suit_entry(raw[0:9]),
+        get(raw[9:18]) or suit_entry(raw[9:18]),
+        get(raw[18:27]) or suit_entry(raw[18:27]),
+    )
+    if n:
+        present = (any(held[0:9]), any(held[9:18]), any(held[18:27]))
+    else:
+        present = (entries[0][0] > 0, entries[1][0] > 0, entries[2][0] > 0)
+    if void_suit is not None and present[void_suit]:
+        return (), []  # reference §2.3: a void-suit tile must go before any win
+    suits = present[0] + present[1] + present[2]
+    if suits == 3:
+        return (), []  # 缺一门
+    # 七对: no meld and exactly one kind held an odd number of times; that kind pairs up
+    seven_wait = -1
+    if not n and raw.count(1) + raw.count(3) == 1:
+        seven_wait = raw.find(1) if 1 in raw else raw.find(3)
+    # the suits that can take a regular wait: the other two split as they are
+    growing = []
+    for s, j, k in GROWERS[entries[0][0] % 3 * 9 + entries[1][0] % 3 * 3 + entries[2][0] % 3]:
+        if s == void_suit or (void_suit is None and suits == 2 and not present[s]):
+            continue
+        mj, mk = entries[j][1], entries[k][1]
+        if mj and mk and entries[s][2]:
+            growing.append((s, combine(mj, mk)))
+    if not growing and seven_wait < 0:
+        return (), []
+    rules = profile.fan
+    flush = suits == 1  # a wait lies in a suit held, so the flush holds with it
+    quads = held.count(4)  # 根 before the wait; a wait completing a quad adds one
+    if rules.gen_counting == "unmelded_only":
+        quads -= sum(1 for kind, _, _ in melds if kind == "GANG")
+    extras = _hand_extras(melds, held, rules)
+    base_extra = sum(f for name, f in extras if name != "断幺九")
+    duanyao = rules.duanyao_fan if any(name == "断幺九" for name, _ in extras) else 0
+    if melds:
+        yaojiu_ok, jiang_ok = _meld_flags(melds, rules.yaojiu_jiangdui)
+    else:
+        yaojiu_ok = jiang_ok = rules.yaojiu_jiangdui
+    flags = yaojiu_ok << 2 | jiang_ok << 1 | flush
+    gen_fan, cap = rules.gen_fan, rules.cap_fan
+    found: list[int] = []
+    values: list[int] = []
+    for s, other in growing:
+        base = 9 * s
+        for r, grown_mask in entries[s][2]:
+            wait = base + r
+            if held[wait] >= 4:
+                continue  # reference §4.6: no wait on a kind held four times
+            g = quads + (held[wait] == 3)
+            regular = _best_of_pair(grown_mask, other, flags)
+            if wait == seven_wait:
+                fan = _seven_choice(regular, raw, wait, flush, g, rules)
+            else:
+                fan = regular[1] + gen_fan * g
+            fan += base_extra
+            if duanyao and r != 0 and r != 8:  # reference §3.8: 断幺九 holds no 1 or 9
+                fan += duanyao
+            found.append(wait)
+            values.append(1 << (fan if cap < 0 else min(fan, cap)))
+    if seven_wait >= 0 and seven_wait not in found:
+        g = quads + (held[seven_wait] == 3)
+        fan = _seven_choice(None, raw, seven_wait, flush, g, rules) + base_extra
+        if duanyao and seven_wait % 9 not in _TERMINAL:
+            fan += duanyao
+        at = bisect_left(found, seven_wait)
+        found.insert(at, seven_wait)
+        values.insert(at, 1 << (fan if cap < 0 else min(fan, cap)))
+    return tuple([SUITED[k] for k in found]), values
+
+
+def _seven_choice(
+    regular: tuple[str, int] | None, raw: bytes, wait: int, flush: bool, g: int, rules: FanRules
+) -> int:
+    """The fan (pattern + 根, before extras) of a wait that completes 七对, against the regular
+    reading when it has one too (reference §3.6, as :func:`_choose`)."""
+    grown = raw[:wait] + bytes((raw[wait] + 1,)) + raw[wait + 1 :]
+    reading = _choose(regular, True, grown, flush, g, rules)
+    assert reading is not None  # 七对 itself is a reading
+    _, fan, consumed, _ = reading
+    return fan + rules.gen_fan * max(0, g - consumed)
+
+
 def score_win(
     hand: Iterable[object],
     melds: Iterable[Sequence[object]],
@@ -461,7 +602,9 @@ def score_win(
         raise NotWinningHand(f"{shown()}: holds all three suits; a winning hand lacks one (缺一门)")
 
     rules = prof.fan
-    g = gen_count(all_counts, norm, rules.gen_counting)
+    g = all_counts.count(4)  # gen_count, inlined
+    if n and rules.gen_counting == "unmelded_only":
+        g -= sum(1 for kind, _, _ in norm if kind == "GANG")
     reading = _fast_reading(bytes(counts), norm, len(suits) == 1, g, rules)
     if reading is None:
         raise NotWinningHand(f"{shown()}" + (f" with {n} meld(s)" if n else "") + ": not a winning hand")
@@ -511,23 +654,23 @@ def score_win(
         if bonus_fan:
             extras.append(("自摸", bonus_fan))
         total = pattern_fan + gen + sum(f for _, f in extras)
-    multiplier = prof.multiplier(total)
-    cap = prof.cap
-    return WinScore(
-        fan=total,
-        multiplier=multiplier,
-        value=multiplier + bonus_base,
-        pattern=pattern,
-        pattern_fan=pattern_fan,
-        gen=gen,
-        gen_count=g,
-        extras=tuple(extras),
-        shape=shape,
-        reading=reading[0],
-        tiles=tuple(counts),
-        melds=norm,
-        self_drawn=context.self_drawn,
-        capped=cap is not None and total > cap,
-        notes=tuple(notes),
-        profile=prof.name,
+    cap = rules.cap_fan  # prof.multiplier and prof.cap, inlined
+    multiplier = 1 << (total if cap < 0 else min(total, cap))
+    return _win_score(
+        total,
+        multiplier,
+        multiplier + bonus_base,
+        pattern,
+        pattern_fan,
+        gen,
+        g,
+        tuple(extras),
+        shape,
+        reading[0],
+        tuple(counts),
+        norm,
+        context.self_drawn,
+        cap >= 0 and total > cap,
+        tuple(notes),
+        prof.name,
     )

@@ -448,6 +448,9 @@ class SichuanReplay(MoneyAudit, HandReplay):
         discard_after_kong = self.discard_after_kong
         last_tile_discard = getattr(self, "last_tile_discard", False)
         four_rule, strict = self.last_four_must_win, self.void_strict
+        # the seat and tile of the draw just replayed here, with the seat's waits before it: a
+        # discard of that tile right after restores the same 13 tiles, so the same waits
+        drawn_seat, drawn_tile, drawn_waits = -1, -1, None
         while i < n:
             ev = events[i]
             kind, seat, tile = ev.kind, ev.seat, ev.tile
@@ -464,7 +467,8 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 if strict and void is not None and tile // 9 != void and any(counts[9 * void : 9 * void + 9]):
                     break
                 counts[tile] -= 1
-                p.waits = None
+                p.waits = drawn_waits if seat == drawn_seat and tile == drawn_tile else None
+                drawn_seat = -1
                 p.discards += 1
                 discard_after_kong = kong_turn
                 last_tile_discard = left == 0 and last_drawer == seat and not pong_turn
@@ -510,6 +514,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
                         last_drawer = seat
                 seen[tile] += 1
                 p.counts[tile] += 1
+                drawn_seat, drawn_tile, drawn_waits = seat, tile, p.waits
                 p.waits = None
                 if p.locked:  # reference §2.11: the lock ends at the player's own draw
                     p.locked.clear()

@@ -10,10 +10,10 @@ and :class:`HandEnd` (the wall ran out: each active player's final tiles, for �
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from mjstats.errors import RuleError
-from mjstats.rulesets.sichuan.fan import WinContext, WinScore, score_win, wait_values
+from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.tiles import (
     check_copies,
@@ -24,7 +24,7 @@ from mjstats.rulesets.sichuan.tiles import (
     suited_tile,
     suited_tiles,
 )
-from mjstats.rulesets.sichuan.win import suits_held, waits_from_counts
+from mjstats.rulesets.sichuan.win import suits_held
 from mjstats.tiles import Tile
 
 __all__ = [
@@ -52,11 +52,15 @@ DATASET_REASONS: dict[str, str] = {
     "settlement": "settlement",
 }
 _ORDERS = tuple(tuple((s + i) % 4 for i in range(4)) for s in range(4))
+_OTHERS = tuple(order[1:] for order in _ORDERS)  # the other seats in turn order after each
+_RANKS = tuple({s: n for n, s in enumerate(order)} for order in _ORDERS)  # place in each order
 _KONG_DETAIL = {"direct": "KONG_DIRECT", "added": "KONG_ADDED", "concealed": "KONG_CONCEALED"}
 _CONTEXTS: dict[tuple[object, ...], WinContext] = {}  # the WinContext of each combination of flags
 
 
 def _seat(value: object, what: str) -> int:
+    if type(value) is int and 0 <= value <= 3:  # the common case (a bool is no seat)
+        return value
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 3:
         raise RuleError(f"{what} must be a seat 0..3, got {value!r}")
     return value
@@ -150,6 +154,28 @@ class Payment:
         return "penalty" if self.detail == "FLOWER_PIG" else DATASET_REASONS[self.reason]
 
 
+# The slots' own setters of Payment: the generated __init__ of a frozen dataclass sets each field
+# through object.__setattr__; a hand's payments (nine on average) are built by these instead,
+# about twice as fast, into the same objects (tests/test_sichuan_speed.py).
+_new = object.__new__
+_PAYMENT_SETTERS = tuple(
+    getattr(Payment, name).__set__ for name in ("payer", "payee", "amount", "reason", "detail", "event")
+)
+
+
+def _payment(payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> Payment:
+    """``Payment(payer, payee, amount, reason, detail, event)``, built by the slots' setters."""
+    set_payer, set_payee, set_amount, set_reason, set_detail, set_event = _PAYMENT_SETTERS
+    p = _new(Payment)
+    set_payer(p, payer)
+    set_payee(p, payee)
+    set_amount(p, amount)
+    set_reason(p, reason)
+    set_detail(p, detail)
+    set_event(p, event)
+    return p
+
+
 @dataclass(frozen=True, slots=True)
 class EndStatus:
     """How the exhaustive draw classified one active player (reference §4.6)."""
@@ -197,22 +223,37 @@ class _Income:
     settled: bool = False  # transferred (呼叫转移) or refunded: out of later 退税
 
 
-@dataclass(slots=True)
 class _Table:
     """The settlement state while the events are folded; never leaves settle_hand."""
 
-    prof: Profile
-    dealer: int
-    active: list[bool] = field(default_factory=lambda: [True] * 4)
-    winners: list[int] = field(default_factory=list)
-    ledger: list[_Income] = field(default_factory=list)
-    kongs: list[list[tuple[int, Kong]]] = field(default_factory=lambda: [[], [], [], []])
-    turn_kongs: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
-    payments: list[Payment] = field(default_factory=list)
-    wins: list[tuple[int, WinScore]] = field(default_factory=list)
-    end_status: tuple[EndStatus, ...] = ()
-    ended: str = "open"
-    first_win_next: int | None = None
+    __slots__ = (
+        "active",
+        "dealer",
+        "end_status",
+        "ended",
+        "first_win_next",
+        "kongs",
+        "ledger",
+        "payments",
+        "prof",
+        "turn_kongs",
+        "winners",
+        "wins",
+    )
+
+    def __init__(self, prof: Profile, dealer: int) -> None:
+        self.prof = prof
+        self.dealer = dealer
+        self.active = [True, True, True, True]
+        self.winners: list[int] = []
+        self.ledger: list[_Income] = []
+        self.kongs: list[list[tuple[int, Kong]]] = [[], [], [], []]
+        self.turn_kongs: list[list[int]] = [[], [], [], []]
+        self.payments: list[Payment] = []
+        self.wins: list[tuple[int, WinScore]] = []
+        self.end_status: tuple[EndStatus, ...] = ()
+        self.ended = "open"
+        self.first_win_next: int | None = None
 
     def order(self, start: int | None = None) -> tuple[int, ...]:
         """Seats in turn order from ``start`` (default the dealer)."""
@@ -220,7 +261,7 @@ class _Table:
 
     def pay(self, payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> None:
         if amount > 0:
-            self.payments.append(Payment(payer, payee, amount, reason, detail, event))
+            self.payments.append(_payment(payer, payee, amount, reason, detail, event))
 
 
 def _kong(t: _Table, ev: Kong, i: int) -> None:
@@ -232,7 +273,8 @@ def _kong(t: _Table, ev: Kong, i: int) -> None:
     if ev.kind not in _KONG_DETAIL:
         raise RuleError(f"event {i}: kong kind must be direct, added or concealed, got {ev.kind!r}")
     payers: list[tuple[int, int]] = []
-    others = [s for s in t.order(seat) if s != seat and t.active[s]]
+    active = t.active
+    others = [s for s in _OTHERS[seat] if active[s]]
     if ev.kind == "direct":
         d = _seat(ev.discarder, "direct kong discarder")
         if d == seat or not t.active[d]:
@@ -251,10 +293,11 @@ def _kong(t: _Table, ev: Kong, i: int) -> None:
         if ev.discarder is not None:
             raise RuleError(f"event {i}: only a direct kong has a discarder")
         payers = [(s, rules.concealed) for s in others]
+    detail = _KONG_DETAIL[ev.kind]
     for payer, amount in payers:
         if amount > 0:
             t.ledger.append(_Income(payer, seat, amount, i))
-            t.pay(payer, seat, amount, "kong", _KONG_DETAIL[ev.kind], i)
+            t.payments.append(_payment(payer, seat, amount, "kong", detail, i))
     t.kongs[seat].append((i, ev))
     t.turn_kongs[seat].append(i)
 
@@ -324,10 +367,15 @@ def _win(t: _Table, ev: Win, i: int) -> None:
         raise RuleError(f"event {i}: 杠上炮 needs a discard by a player who konged this turn")
     tile = suited_tile(ev.tile, "winning tile")
     # Several winners are valued and listed nearest to the discarder first (reference §4.3).
-    ordered = sorted(ev.winners, key=lambda w: (w.seat - (ev.discarder or 0)) % 4)
+    winners = ev.winners
+    if len(winners) == 1:
+        ordered: Sequence[Winner] = winners
+    else:
+        ordered = sorted(winners, key=lambda w: (w.seat - (ev.discarder or 0)) % 4)
+    base_flags = (self_drawn, ev.kong_win, ev.kong_discard, ev.robbed_kong, ev.last_tile, ev.heavenly)
+    payments = t.payments
     for w in ordered:
-        flags = (self_drawn, ev.kong_win, ev.kong_discard, ev.robbed_kong, ev.last_tile, ev.heavenly)
-        flags += (w.earthly,)
+        flags = (*base_flags, w.earthly)
         try:
             context = _CONTEXTS.get(flags)
         except TypeError:  # an unhashable flag: a context of its own
@@ -345,17 +393,22 @@ def _win(t: _Table, ev: Win, i: int) -> None:
         score = score_win(
             w.hand, w.melds, tile, context, void=w.void, profile=prof, self_draw_bonus=flower_from is None
         )
-        t.wins.append((w.seat, score))
+        seat = w.seat
+        t.wins.append((seat, score))
         if flower_from is not None:
-            payers = [flower_from]
+            payers: Sequence[int] = (flower_from,)
         elif self_drawn:
-            payers = [s for s in t.order(w.seat) if s != w.seat and t.active[s]]
+            active = t.active
+            payers = [s for s in _OTHERS[seat] if active[s]]
         else:
-            payers = [ev.discarder]  # type: ignore[list-item]
-        bonus = score.value - score.multiplier
+            payers = (ev.discarder,)  # type: ignore[assignment]
+        multiplier = score.multiplier
+        bonus = score.value - multiplier
         for p in payers:
-            t.pay(p, w.seat, score.multiplier, "win", "WIN", i)
-            t.pay(p, w.seat, bonus, "win", "SELF_DRAW_BASE", i)
+            if multiplier > 0:
+                payments.append(_payment(p, seat, multiplier, "win", "WIN", i))
+            if bonus > 0:
+                payments.append(_payment(p, seat, bonus, "win", "SELF_DRAW_BASE", i))
     if ev.kong_discard:
         _call_transfer(t, ev.discarder, [w.seat for w in ordered], i)  # type: ignore[arg-type]
     if t.first_win_next is None:
@@ -384,65 +437,82 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     pig = (void in suits) if void is not None else len(suits) == 3
     if pig:
         return EndStatus(p.seat, prof.end.flower_pig, (), False, 0)
-    found = sorted(waits_from_counts(counts, norm, held, void))
+    # the waits and each one's 查大叫 value (a discard win without situational extras, capped;
+    # reference §4.6) from one pass over the hand's suits
+    found, values = ready_values(counts, held, norm, void, prof)
+    if not found:
+        return EndStatus(p.seat, False, (), False, 0)
+    end = prof.end
     dead = False
-    if found and prof.end.dead_wait != "ready":
+    if end.dead_wait != "ready":
         if visible is None:
             raise RuleError(
-                f"profile {prof.name} (end.dead_wait = {prof.end.dead_wait}) needs HandEnd.visible"
+                f"profile {prof.name} (end.dead_wait = {end.dead_wait}) needs HandEnd.visible"
             )
         own_melds = meld_counts(norm)
         # 死叫: every copy of every wait that the player does not hold is visible to the table.
         dead = all(visible[k] - own_melds[k] >= 4 - held[k] for k in found)
     value = 0
-    if found and not (dead and prof.end.dead_wait != "ready"):
-        # 查大叫: each wait valued as a discard win without situational extras (§4.6), capped.
-        values = wait_values(counts, held, norm, found, prof)
-        value = max(values) if prof.end.cha_jiao_value == "max" else min(values)
-    if dead and prof.end.dead_wait == "not_ready":
-        found = []
-    return EndStatus(p.seat, False, tuple(found), dead, value)
+    if not (dead and end.dead_wait != "ready"):
+        value = max(values) if end.cha_jiao_value == "max" else min(values)
+    if dead and end.dead_wait == "not_ready":
+        found = ()
+    return EndStatus(p.seat, False, found, dead, value)
 
 
 def _hand_end(t: _Table, ev: HandEnd, i: int) -> None:
     prof = t.prof
-    seats = sorted(_seat(p.seat, "player seat") for p in ev.players)
-    active = [s for s in range(4) if t.active[s]]
-    if seats != active:
-        raise RuleError(f"event {i}: the hand end lists seats {seats}, the active players are {active}")
-    if ev.visible is not None and len(ev.visible) != 27:
-        raise RuleError(f"event {i}: visible holds 27 counts, got {len(ev.visible)}")
-    status = {p.seat: _status(t, p, ev.visible) for p in ev.players}
-    t.end_status = tuple(status[s] for s in seats)
-    pigs = [s for s in t.order() if s in status and status[s].flower_pig]
-    ready = [s for s in t.order() if s in status and status[s].waits]
-    unpaid_dead = {s for s in ready if status[s].dead_wait and prof.end.dead_wait == "ready_unpaid"}
+    end = prof.end
+    players = ev.players
+    seats = sorted(_seat(p.seat, "player seat") for p in players)
+    active = t.active
+    if seats != [s for s in range(4) if active[s]]:
+        raise RuleError(
+            f"event {i}: the hand end lists seats {seats}, the active players are "
+            f"{[s for s in range(4) if active[s]]}"
+        )
+    visible = ev.visible
+    if visible is not None and len(visible) != 27:
+        raise RuleError(f"event {i}: visible holds 27 counts, got {len(visible)}")
+    status: list[EndStatus | None] = [None, None, None, None]
+    for p in players:
+        status[p.seat] = _status(t, p, visible)
+    t.end_status = tuple([status[s] for s in seats])  # type: ignore[misc]
+    order = _ORDERS[t.dealer]
+    listed = [s for s in order if status[s] is not None]  # the players left, from the dealer
+    pigs = [s for s in listed if status[s].flower_pig]  # type: ignore[union-attr]
+    ready = [s for s in listed if status[s].waits]  # type: ignore[union-attr]
     # Players holding void tiles when 查花猪 is off are simply not ready.
-    not_ready = [s for s in t.order() if s in status and s not in pigs and s not in ready]
-    if prof.end.flower_pig:
+    not_ready = [s for s in listed if s not in pigs and s not in ready]
+    payments = t.payments
+    if end.flower_pig:
         amount = prof.flower_pig_value
-        for h in pigs:
-            for q in t.order():
-                if q in status and q not in pigs:
-                    t.pay(h, q, amount, "settlement", "FLOWER_PIG", i)
-    if prof.end.cha_jiao:
+        if amount > 0:
+            for h in pigs:
+                for q in listed:
+                    if q not in pigs:
+                        payments.append(_payment(h, q, amount, "settlement", "FLOWER_PIG", i))
+    if end.cha_jiao and not_ready and ready:
+        unpaid_dead = end.dead_wait == "ready_unpaid"
         for u in not_ready:
             for r in ready:
-                if r not in unpaid_dead:
-                    t.pay(u, r, status[r].value, "settlement", "CHA_JIAO", i)
-    if prof.end.tax_refund:
-        refunders = [s for s in t.order() if s in pigs or s in not_ready]
-        rank = {s: n for n, s in enumerate(t.order())}
-        to_winners = prof.end.tax_refund_to_winners
+                st = status[r]
+                if not (unpaid_dead and st.dead_wait) and st.value > 0:  # type: ignore[union-attr]
+                    payments.append(_payment(u, r, st.value, "settlement", "CHA_JIAO", i))  # type: ignore[union-attr]
+    if end.tax_refund and t.ledger:
+        refunders = [s for s in order if s in pigs or s in not_ready]
+        rank = _RANKS[t.dealer]
+        to_winners = end.tax_refund_to_winners
         rows = [
             row
             for row in t.ledger
-            if row.payee in refunders and not row.settled and (to_winners or t.active[row.payer])
+            if row.payee in refunders and not row.settled and (to_winners or active[row.payer])
         ]
         rows.sort(key=lambda row: (rank[row.payee], rank[row.payer]))
         for row in rows:
             row.settled = True
-            t.pay(row.payee, row.payer, row.amount, "refund", "TAX_REFUND", i)
+            if row.amount > 0:
+                payments.append(_payment(row.payee, row.payer, row.amount, "refund", "TAX_REFUND", i))
     t.ended = "exhausted"
 
 
@@ -474,8 +544,15 @@ def settle_indexed(
     for i, ev in events:
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
-        if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
+        kind = type(ev)
+        if kind is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
             turn_kongs[ev.seat] = []  # the common event, by the shortest path (as below)
+        elif kind is Win:  # the exact classes first, then any subclass by isinstance
+            _win(t, ev, i)
+        elif kind is Kong:
+            _kong(t, ev, i)
+        elif kind is HandEnd:
+            _hand_end(t, ev, i)
         elif isinstance(ev, Kong):
             _kong(t, ev, i)
         elif isinstance(ev, Turn):

@@ -68,6 +68,8 @@ def suited_tiles(values: Iterable[object], what: str = "hand") -> tuple[Tile, ..
 
 def parse_suit(value: object) -> int:
     """A suit as 0 (W 万), 1 (T 条) or 2 (B 筒) from an int or a name (W/T/B, m/s/p, 万/条/筒)."""
+    if type(value) is int and 0 <= value <= 2:  # the common case (a bool is no suit)
+        return value
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 2:
         return value
     if isinstance(value, str):

@@ -287,6 +287,7 @@ def _growers(sizes: tuple[int, int, int]) -> tuple[tuple[int, int, int], ...]:
 
 # the growers of every (size mod 3) triple, indexed by 9 * m0 + 3 * m1 + m2
 _GROWERS = tuple(_growers((m // 9, m // 3 % 3, m % 3)) for m in range(27))
+GROWERS = _GROWERS  # the same table for fan.ready_values
 
 
 def shanten(hand: Iterable[object], melds: Iterable[Sequence[object]] = (), *, void: object = None) -> int:

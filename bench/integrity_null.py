@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from mjstats.formats.canonical import read_canonical
+from mjstats.integrity.api import Family, feed
 from mjstats.integrity.collusion import Collusion
 from mjstats.integrity.deal import DealFairness
 from mjstats.integrity.distributions import ks_uniform
@@ -44,15 +45,7 @@ SIZES = {
 }
 
 
-def _feed(family: str) -> Callable[[object, Hand, HandReplay], None]:
-    if family == "draw":
-        return lambda f, h, r: f.add(h, r.draws)  # type: ignore[attr-defined]
-    if family == "collusion":
-        return lambda f, h, r: f.add(h, r.targets)  # type: ignore[attr-defined]
-    return lambda f, h, r: f.add(h)  # type: ignore[attr-defined]
-
-
-MAKERS: dict[str, Callable[[], object]] = {
+MAKERS: dict[str, Callable[[], Family]] = {
     "deal": lambda: DealFairness("seat"),
     "draw": lambda: DrawFairness("seat"),
     "collusion": lambda: Collusion("seat"),
@@ -88,17 +81,16 @@ def null_p_values(hands: Iterator[Hand], sizes: dict[str, int]) -> tuple[dict[st
     found: dict[str, list[float]] = defaultdict(list)
     current = {name: MAKERS[name]() for name in sizes}
     counts = dict.fromkeys(sizes, 0)
-    feeds = {name: _feed(name) for name in sizes}
     n = 0
     replays = bool({"draw", "collusion"} & set(sizes))  # the other families only count
     for hand in hands:
         replay = replay_hand(hand) if replays else HandReplay(None, ())
         n += 1
         for name, size in sizes.items():
-            feeds[name](current[name], hand, replay)
+            feed(current[name], hand, replay)
             counts[name] += 1
             if counts[name] == size:
-                for row in current[name].rows():  # type: ignore[attr-defined]
+                for row in current[name].rows():
                     if row["p_value"] is not None:
                         # rows by role (dealer or not) beside the run's subjects are kept apart
                         by = "" if row["by"] == "seat" else f" by {row['by']}"

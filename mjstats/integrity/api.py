@@ -17,14 +17,14 @@ from mjstats.integrity.deal import DealFairness
 from mjstats.integrity.draws import DrawFairness
 from mjstats.integrity.multiple import FDR, bh_q_values
 from mjstats.integrity.outcomes import Outcomes
-from mjstats.integrity.replays import ReplayCache, replay_hand
+from mjstats.integrity.replays import HandReplay, ReplayCache, replay_hand
 from mjstats.integrity.rows import Row, subject_key
 from mjstats.integrity.streaks import Streaks
 from mjstats.integrity.subjects import check_by
 from mjstats.records import Hand
 from mjstats.rulesets import get
 
-__all__ = ["FAMILIES", "IntegrityReport", "run_integrity"]
+__all__ = ["FAMILIES", "IntegrityReport", "feed", "run_integrity"]
 
 FAMILIES = ("deal", "draw", "collusion", "outcome")
 # Below this many hands a run is called too small to judge, whatever single tests could say:
@@ -123,6 +123,20 @@ def flat_row(row: Row) -> dict[str, Any]:
     return out
 
 
+Family = DealFairness | DrawFairness | Collusion | Outcomes | Streaks
+
+
+def feed(family: Family, hand: Hand, replay: HandReplay) -> None:
+    """Count ``hand`` in one test family: the draw and collusion families read its replay (the
+    draws' useful tiles, the discards only one ready player could win on), the others the record."""
+    if isinstance(family, DrawFairness):
+        family.add(hand, replay.draws)
+    elif isinstance(family, Collusion):
+        family.add(hand, replay.targets)
+    else:
+        family.add(hand)
+
+
 def _hands_of(source: str | Path | Any | Iterable[Hand], ruleset: str | None) -> Iterable[Hand]:
     if isinstance(source, (str, Path)):
         from mjstats.store import open_dataset
@@ -153,7 +167,7 @@ def run_integrity(
         Outcomes(by),
         Streaks(by),
     )
-    families = (deal, draw, collusion, outcomes, streaks)
+    families: tuple[Family, ...] = (deal, draw, collusion, outcomes, streaks)
     n = 0
     shapeless: dict[str, int] = {}  # ruleset -> hands left out: no shape part to judge draws by
     for hand in _hands_of(source, ruleset):
@@ -161,11 +175,8 @@ def run_integrity(
             shapeless[hand.ruleset] = shapeless.get(hand.ruleset, 0) + 1
             continue
         replay = replays.get(hand) if replays is not None else replay_hand(hand)
-        deal.add(hand)
-        draw.add(hand, replay.draws)
-        collusion.add(hand, replay.targets)
-        outcomes.add(hand)
-        streaks.add(hand)
+        for family in families:
+            feed(family, hand, replay)
         n += 1
         if progress is not None and n % 500 == 0:
             progress(n)
@@ -177,7 +188,7 @@ def run_integrity(
         row["q_value"] = qv
         row["significant"] = qv is not None and qv <= fdr
     notes = []
-    skipped = families[1].skipped
+    skipped = draw.skipped
     if skipped:
         notes.append(
             f"the draw test left out {skipped:,} hand(s) whose events take a tile the seat does "
@@ -188,7 +199,7 @@ def run_integrity(
             f"the tests left out {shapeless[name]:,} {get(name).title} hand(s): mjstats has no "
             "hand shape for that ruleset yet (its spec's shape part)"
         )
-    unknown = families[0].unknown_profiles
+    unknown = deal.unknown_profiles
     for ruleset in sorted({r for r, _ in unknown}):
         notes.append(
             f"deal tests left out hands under {get(ruleset).title} profiles mjstats cannot load: "

@@ -159,6 +159,7 @@ def _build(ds: Dataset, progress: Callable[[int], None] | None, tenpai: bool) ->
             if len(pending_parts) >= COMBINE_PARTS:
                 summed = _combine([*([summed] if summed else []), *pending_parts])
                 pending_parts = []
+                release_free_memory()  # the scanned parts' buffers, freed in the threads' arenas
             if progress is not None:
                 progress(scanned)
     if pending_parts or summed is None:

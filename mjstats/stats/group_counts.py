@@ -52,7 +52,7 @@ __all__ = ["FanPairs", "GroupCounts", "group_counts", "hand_counts", "pair_count
 # the integer group keys and their dtypes in the base tables' seat rows (kept, so that grouped
 # output columns have the same dtypes as before)
 _INT_KEYS = {"seat": np.int8, "wind": np.int8, "streak": np.int16}
-# the mean metrics' values: prefix -> (the seat column, the rows counted)
+# the mean metrics' counters: PREFIX_n, PREFIX_sum, PREFIX_sq per group (values: _part_counts)
 MOMENTS = ("fan", "win_points", "points", "turn")
 FLAGS = ("win", "self_draw", "deal_in", "draw", "called")
 

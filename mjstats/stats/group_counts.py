@@ -36,13 +36,13 @@ from mjstats.errors import MjstatsError
 from mjstats.stats.grouping import GROUP_KEYS
 from mjstats.stats.holdings import UnreadableHand
 from mjstats.stats.tables import (
-    _DERIVED,
     SCAN_THREADS,
     DatasetLike,
     DrawnHands,
-    _scan_alone,
     as_dataset,
+    derived_cache,
     release_free_memory,
+    scan_one_part,
     version_key,
 )
 from mjstats.store import Dataset
@@ -99,7 +99,7 @@ def group_counts(ds: DatasetLike, progress: Callable[[int], None] | None = None,
     engine); ``progress`` is called with the hands scanned so far."""
     dataset = as_dataset(ds)
     key = version_key(dataset)
-    cache = _DERIVED.setdefault("group_counts", {})  # emptied by tables.clear_cache
+    cache = derived_cache("group_counts")
     counts = cache.get(key)
     if counts is None or (tenpai and counts.tenpai is None):  # type: ignore[union-attr]
         counts = _build(dataset, progress, tenpai)
@@ -174,7 +174,7 @@ Columns = dict[str, "np.ndarray | pd.Categorical"]
 def _part_counts(ds: Dataset, ruleset: str, period: str, part: str,
                  engines: dict[str, Callable[..., int]] | None) -> tuple[int, _Partial | None]:
     """One part scanned (tables' base scan) and reduced to its counters."""
-    n, _hands, seat_frames, fan_frames, _keys, drawn = _scan_alone(ds, ruleset, period, part)
+    n, _hands, seat_frames, fan_frames, _keys, drawn = scan_one_part(ds, ruleset, period, part)
     if n == 0:
         return 0, None
     # the part's columns as scanned (one array each; seat rows at 4 * hand + seat)

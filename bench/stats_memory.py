@@ -2,20 +2,25 @@
 
 Run: ``python bench/stats_memory.py DATASET [METRIC ...]`` (default: every metric), e.g. on a
 dataset kept by ``bench/scale.py --keep DIR``. A thread samples the process's RSS every 2 ms;
-each phase prints its peak and the RSS left after it, and the sizes of the base frames. The
-figures in docs/scaling.md's "What streams" section come from this script at 1,000,000 hands.
+each phase prints its peak and the RSS left after it: first the summed group counters
+(mjstats.stats.group_counts, with their sizes), then each metric (the families that still read
+per-hand tables build them in their first phase). The figures in docs/scaling.md's "What
+streams" section come from this script.
 Not part of ``make bench`` (it needs a dataset to look at).
 
-``python bench/stats_memory.py --sizes 100000 300000`` compares sizes instead: it renumbers the
-bundled Botzone sample into a dataset of each size (bench/botzone_corpus.py; ingest and audit
-not measured), computes every metric in a fresh process per size and prints each one's peak
-RSS (VmHWM) and the ratio of each peak to the smallest size's, against the statistics' target:
-the peak at 3,000,000 hands within 10% of the peak at 1,000,000 (flat in the number of hands).
+``python bench/stats_memory.py --sizes 100000 300000 [--repeat 3]`` compares sizes instead: it
+renumbers the bundled Botzone sample into a dataset of each size (bench/botzone_corpus.py;
+ingest and audit not measured), computes every metric in a fresh process, ``--repeat`` times per
+size, and prints the peak RSS (VmHWM) of each run, their median and the ratio of each size's
+median to the smallest size's, against the statistics' target: the peak at 3,000,000 hands
+within 10% of the peak at 1,000,000 (flat in the number of hands).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,8 +77,10 @@ def _peak_of_all_metrics(dataset: str) -> None:
     print(f"{peak:.1f} {time.perf_counter() - start:.2f}")
 
 
-def compare_sizes(sizes: list[int]) -> None:
-    """Peak memory of every metric at each size (fresh process each), against the smallest."""
+def compare_sizes(sizes: list[int], repeat: int = 3) -> None:
+    """Peak memory of every metric at each size (a fresh process each run, ``repeat`` runs per
+    size: the scan threads' timing moves the peak by a few percent from run to run), the median
+    against the smallest size's median."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from botzone_corpus import write_renumbered
 
@@ -81,21 +88,30 @@ def compare_sizes(sizes: list[int]) -> None:
     from mjstats.store import SourceInput, ingest_sources
 
     first: float | None = None
-    print(f"{'hands':>10} {'peak MB':>9} {'KB/hand':>8} {'seconds':>8} {'peak / smallest':>16}")
+    print(f"{'hands':>10} {'peak MB (median)':>17} {'runs':>17} {'KB/hand':>8} {'seconds':>8} "
+          f"{'median / smallest':>18}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sorted(sizes):
             source = write_renumbered(Path(tmp) / f"bz{n}.txt", n)
             dataset = Path(tmp) / f"ds{n}"
             ingest_sources([SourceInput(source, "botzone", read_botzone)], dataset)
             source.unlink()
-            proc = subprocess.run([sys.executable, __file__, "--child", str(dataset)],
-                                  capture_output=True, text=True)
-            if proc.returncode:
-                sys.exit(f"statistics at {n:,} hands failed:\n{proc.stderr}")
-            peak, seconds = map(float, proc.stdout.split())
+            peaks, times = [], []
+            for _ in range(repeat):
+                proc = subprocess.run([sys.executable, __file__, "--child", str(dataset)],
+                                      capture_output=True, text=True)
+                if proc.returncode:
+                    sys.exit(f"statistics at {n:,} hands failed:\n{proc.stderr}")
+                peak, seconds = map(float, proc.stdout.split())
+                peaks.append(peak)
+                times.append(seconds)
+            peak = statistics.median(peaks)
             first = first or peak
-            print(f"{n:>10,} {peak:>9.0f} {peak * 1024 / n:>8.2f} {seconds:>8.1f} {peak / first:>15.2f}x",
-                  flush=True)
+            runs = "/".join(f"{p:.0f}" for p in peaks)
+            seconds = statistics.median(times)
+            print(f"{n:>10,} {peak:>17.0f} {runs:>17} {peak * 1024 / n:>8.2f} {seconds:>8.1f} "
+                  f"{peak / first:>17.2f}x", flush=True)
+            shutil.rmtree(dataset)
     print("target: the peak at 3x the hands within 1.10x (flat statistics), under 1.5 GB")
 
 
@@ -106,22 +122,31 @@ def main() -> None:
         _peak_of_all_metrics(sys.argv[2])
         return
     if sys.argv[1] == "--sizes":
-        compare_sizes([int(n) for n in sys.argv[2:]])
+        args = sys.argv[2:]
+        repeat = 3
+        if "--repeat" in args:
+            at = args.index("--repeat")
+            repeat = int(args[at + 1])
+            del args[at:at + 2]
+        compare_sizes([int(n) for n in args], repeat)
         return
     warnings.simplefilter("ignore")
-    from mjstats.stats import METRICS, compute
-    from mjstats.stats.tables import base_tables
+    from mjstats.stats import METRICS, StatsError, compute
+    from mjstats.stats.group_counts import group_counts
     from mjstats.store import open_dataset
 
     ds = open_dataset(sys.argv[1])
     sampler = PeakSampler()
     print(f"start: {rss_mb():.0f} MB")
-    base = phase(sampler, "base tables", lambda: base_tables(ds))
-    sizes = {k: getattr(base, k).memory_usage(deep=True).sum() / 2**20 for k in ("hands", "seats", "fans")}
-    print("  frames: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sizes.items())
-          + f", keys {base.keys.nbytes / 2**20:.0f} MB")
+    counts = phase(sampler, "group counters (with tenpai)", lambda: group_counts(ds, tenpai=True))
+    frames = {"seats": counts.seats, "fans": counts.fans, "totals": counts.totals, "tenpai": counts.tenpai}
+    print("  counters: " + ", ".join(f"{k} {len(v):,} rows ({v.memory_usage(deep=True).sum() / 2**20:.1f} MB)"
+                                     for k, v in frames.items() if v is not None))
     for metric in sys.argv[2:] or METRICS:
-        phase(sampler, metric, lambda m=metric: compute(ds, m))
+        try:
+            phase(sampler, metric, lambda m=metric: compute(ds, m))
+        except StatsError as exc:  # e.g. the decisions metrics before `mjstats decisions`
+            print(f"{metric:34s} skipped: {exc}")
 
 
 if __name__ == "__main__":

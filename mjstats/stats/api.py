@@ -13,9 +13,11 @@ import pandas as pd
 
 from mjstats.rulesets import recorded
 from mjstats.stats import decisions, fans, outcomes, streaks
+from mjstats.stats.group_counts import group_counts
 from mjstats.stats.grouping import StatsError, normalize_by
-from mjstats.stats.registry import METRICS, get_metric
+from mjstats.stats.registry import METRICS, Metric, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
+from mjstats.store import Dataset
 
 __all__ = [  # and COMPUTE, built on first use (module __getattr__)
     "STATISTICS",
@@ -48,6 +50,22 @@ def __getattr__(name: str) -> Any:
         return compute_table()
     raise AttributeError(f"module 'mjstats.stats.api' has no attribute {name!r}")
 
+# the families computed from the summed counters (group_counts), not from per-hand tables
+COUNTED = ("outcomes", "fans", "streaks")
+
+# the audit's metrics, read against the per-hand base tables (the audit's files are not the parts)
+_AUDITED = ("fan_mismatch_rate", "fan_disagreement")
+
+
+def _reads_base(metric: Metric, dataset: Dataset) -> bool:
+    """Whether a metric reads the per-hand base tables (not only the summed counters)."""
+    if metric.id in _AUDITED:
+        return dataset.has_table("computed_wins")
+    if metric.family == "decisions":
+        return dataset.has_table(decisions.TABLE)
+    return metric.family not in COUNTED
+
+
 # group keys whose values a family always adds to its rows (besides the requested ones)
 _ROW_KEYS = ("fan", "other", "fan_total", "golds_held", "discarded_gold", "start_golds", "pattern",
              "void_choice", "win_order", "multiplier", "streak", "k")  # fmt: skip
@@ -76,8 +94,14 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
     metrics = list(metrics) if metrics is not None else None
     for metric_id in metrics or ():
         get_metric(metric_id)  # an unknown id fails before any scan
-    if progress is not None:  # build the cached tables now, so that the scans can report
-        base_tables(dataset, lambda n: progress("hands", n))
+    todo = [get_metric(m) for m in (metrics or METRICS)]
+    if any(m.family in COUNTED for m in todo if rulesets & set(m.rulesets)):
+        # the summed counters in one pass now (with tenpai's when it is wanted), so that the
+        # scan can report; the metrics below read them from the cache
+        tenpai = any(m.id == "tenpai_at_draw" and rulesets & set(m.rulesets) for m in todo)
+        group_counts(dataset, None if progress is None else (lambda n: progress("hands", n)), tenpai)
+    if progress is not None and any(_reads_base(m, dataset) for m in todo if rulesets & set(m.rulesets)):
+        base_tables(dataset, lambda n: progress("hands", n))  # built now, so that the scan reports
     if progress is not None or jobs > 1:
         for name, part in ruleset_stats().items():
             if name in rulesets and set(metrics or METRICS) & set(part.READS):

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from mjstats.stats.audited import Audited, audited_tables
+from mjstats.stats.group_counts import group_counts, pair_counts
 from mjstats.stats.grouping import normalize_by, rate_rows
 from mjstats.stats.intervals import wilson_arrays
 from mjstats.stats.parts import sorted_by
@@ -32,9 +33,14 @@ def _fan_group(ds: DatasetLike, by: Iterable[str] | str | None) -> list[str]:
     """Requested keys, with ``ruleset`` first when the dataset mixes rulesets: fan names are
     per ruleset (平和 in one ruleset is not 平和 in another) and so are the denominators."""
     keys = list(normalize_by(by))
-    if "ruleset" not in keys and base_tables(ds).hands["ruleset"].nunique() > 1:
+    if "ruleset" not in keys and _rulesets(ds) > 1:
         keys.insert(0, "ruleset")
     return keys
+
+
+def _rulesets(ds: DatasetLike) -> int:
+    """How many rulesets the dataset's hands are of."""
+    return int(group_counts(ds).seats["ruleset"].nunique())
 
 
 def _winner_rows(ds: DatasetLike) -> pd.DataFrame:
@@ -90,40 +96,30 @@ def _per_hand_fan(hand: np.ndarray, code: np.ndarray, count: np.ndarray,
 
 
 def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
-    """Per fan: wins containing it / wins (of its ruleset, in the group), with ``mean_count``."""
-    base = base_tables(ds)
-    winners = _winner_rows(ds)
+    """Per fan: wins containing it / wins (of its ruleset, in the group), with ``mean_count``.
+
+    From the summed counters (group_counts): per group and fan, the wins listing it and its
+    count; per group, the wins and the seat-hands."""
+    counts = group_counts(ds)
+    seats = counts.seats
     group = _fan_group(ds, by)
-    if winners.empty:
+    if not seats["win"].to_numpy().any():
         return _empty("fan_frequency", [*group, "fan"])
-    wins = _sizes(winners, group, "wins")
-    fans = base.fans
-    fan_hand, fan_code, fan_count = sorted_by(fans["slot"].to_numpy(), fans["name"].cat.codes.to_numpy(),
-                                             fans["count"].to_numpy())
-    winner_row = _winner_row_of_slot(base, winners)
-    partials = []
-    for rows in _hand_blocks(fan_hand, 4 * len(base.hands)):
-        hand, code, count = _per_hand_fan(fan_hand[rows], fan_code[rows], fan_count[rows],
-                                          len(base.fans["name"].cat.categories))
-        row = winner_row[hand]
-        won = row >= 0
-        per_win = _rows_of(winners, row[won], group)
-        per_win["fan"] = pd.Categorical.from_codes(code[won], dtype=base.fans["name"].dtype)
-        per_win["has"] = np.ones(int(won.sum()), np.int64)
-        per_win["count"] = count[won]
-        partials.append(_summed(per_win, [*group, "fan"]))
-    counted = _summed(pd.concat(partials, ignore_index=True), [*group, "fan"])
+    wins = _sizes(seats, group, "wins", "win")
+    counted = _summed(counts.fans[[*group, "fan", "has", "count"]], [*group, "fan"])
     for k in [*group, "fan"]:
         if isinstance(counted[k].dtype, pd.CategoricalDtype):
             counted[k] = counted[k].astype(object)
-    counted = counted.merge(wins, on=group, how="left") if group else counted.assign(wins=len(winners))
+    counted = (counted.merge(wins, on=group, how="left") if group
+               else counted.assign(wins=int(seats["win"].sum())))
     out = rate_rows(counted.assign(hands=counted["wins"]), "fan_frequency", (*group, "fan"),
                     "has", "wins", total_count="count")
     out["mean_count"] = out["total_count"] / out["numerator"].where(out["numerator"] > 0)
     out = out.drop(columns=["total_count"])
     # hands behind a row: the group's seat-hands (fans only exist in wins)
-    hands = _sizes(base.seats, group, "group_hands")
-    out = out.merge(hands, on=group, how="left") if group else out.assign(group_hands=len(base.seats))
+    hands = _sizes(seats, group, "group_hands", "hands")
+    out = (out.merge(hands, on=group, how="left") if group
+           else out.assign(group_hands=int(seats["hands"].sum())))
     out["hands"] = out["group_hands"].fillna(0).astype(np.int64)
     out["small_sample"] = out["hands"] < 100
     out = out.drop(columns=["group_hands"])
@@ -136,35 +132,20 @@ def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> p
 def fan_lift(ds: DatasetLike, by: Iterable[str] | str | None = None, min_both: int = 1) -> pd.DataFrame:
     """Co-occurrence of fan pairs in wins, per ruleset: lift = P(A and B) / (P(A) P(B)).
 
-    Built from a wins x fans 0/1 matrix (its Gram matrix counts the pairs), so it stays fast
-    with a hundred fan names and a million wins.
+    From a wins x fans 0/1 matrix's Gram matrix (it counts the pairs), summed part by part
+    (group_counts), so it stays small with a hundred fan names and millions of wins.
     """
-    base = base_tables(ds)
+    counts = group_counts(ds)
+    seats = counts.seats
     frames = []
-    hands = base.hands
-    fans = base.fans
-    names = np.asarray(fans["name"].cat.categories, dtype=object)
-    name_code = fans["name"].cat.codes.to_numpy()
-    fan_slot = fans["slot"].to_numpy()
-    rulesets = hands["ruleset"].cat.categories
-    seat_rulesets = base.seats["ruleset"].cat.codes.to_numpy()
-    won = base.seats["win"].to_numpy()
-    seat_slots = base.seats["hand_id"].to_numpy() * 4 + base.seats["seat"].to_numpy().astype(np.int64)
-    for code, ruleset in enumerate(rulesets):
-        win_ids = seat_slots[won & (seat_rulesets == code)]  # one per win
-        n_wins = len(win_ids)
-        if n_wins == 0:
+    for ruleset, pairs in pair_counts(counts).items():
+        n_wins = pairs.wins
+        if n_wins == 0 or not pairs.names:
             continue
-        row_of = np.full(4 * len(hands), -1, dtype=np.int64)
-        row_of[win_ids] = np.arange(n_wins)
-        rows = np.where(fan_slot >= 0, row_of[np.maximum(fan_slot, 0)], -1)
-        keep = (rows >= 0) & (name_code >= 0)
-        if not keep.any():
-            continue
-        used, col = np.unique(name_code[keep], return_inverse=True)
-        both = _pair_counts(rows[keep], col, n_wins, len(used))
+        names = np.asarray(pairs.names, dtype=object)
+        both = pairs.both
         single = np.diag(both)
-        a, b = np.triu_indices(len(used), k=1)
+        a, b = np.triu_indices(len(names), k=1)
         keep_pairs = both[a, b] >= min_both
         a, b = a[keep_pairs], b[keep_pairs]
         k = both[a, b]
@@ -173,10 +154,11 @@ def fan_lift(ds: DatasetLike, by: Iterable[str] | str | None = None, min_both: i
         scale = n_wins / expected
         frames.append(pd.DataFrame({
             "metric": "fan_lift", "ruleset": ruleset,
-            "fan": names[used[a]], "other": names[used[b]],
+            "fan": names[a], "other": names[b],
             "numerator": k, "denominator": n_wins, "value": k / expected,
             "ci_low": low * scale, "ci_high": high * scale,
-            "hands": int((seat_rulesets == code).sum()),
+            "hands": int(seats["hands"].to_numpy()[(seats["ruleset"].astype(object) == ruleset).to_numpy()]
+                         .sum()),
             "count_fan": single[a], "count_other": single[b],
         }))
     if not frames:
@@ -187,7 +169,7 @@ def fan_lift(ds: DatasetLike, by: Iterable[str] | str | None = None, min_both: i
         out["small_sample"] = out["hands"] < 100
         out = out.sort_values(["ruleset", "value", "fan", "other"], ascending=[True, False, True, True],
                               kind="stable").reset_index(drop=True)
-    multi = base.hands["ruleset"].nunique() > 1
+    multi = _rulesets(ds) > 1
     out.attrs["group_keys"] = ["ruleset", "fan", "other"] if multi else ["fan", "other"]
     return out
 
@@ -212,24 +194,22 @@ def _pair_counts(rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int) -
 def fan_total_distribution(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
     """Share of wins with each recorded fan total (per ruleset and group)."""
     group = _fan_group(ds, by)
-    seats = base_tables(ds).seats
-    winners = seats[seats["win"].to_numpy() & seats["fan_total"].notna().to_numpy()]
-    if winners.empty:
+    totals = group_counts(ds).totals
+    if not len(totals):
         return _empty("fan_total_share", [*group, "fan_total"])
-    table = winners.assign(fan_total=winners["fan_total"].astype(np.int64), one=1)
-    counts = _sizes(table, [*group, "fan_total"], "one")
-    totals = _sizes(table, group, "wins")
-    counts = counts.merge(totals, on=group) if group else counts.assign(wins=len(table))
+    counts = _sizes(totals, [*group, "fan_total"], "one", "wins")
+    wins = _sizes(totals, group, "wins", "wins")
+    counts = counts.merge(wins, on=group) if group else counts.assign(wins=int(totals["wins"].sum()))
     out = rate_rows(counts.assign(hands=counts["wins"]), "fan_total_share", (*group, "fan_total"),
                     "one", "wins")
     return out
 
 
-def _sizes(frame: pd.DataFrame, keys: list[str], name: str) -> pd.DataFrame:
-    """Row counts per group as a frame with plain (non-categorical) key columns."""
+def _sizes(frame: pd.DataFrame, keys: list[str], name: str, column: str) -> pd.DataFrame:
+    """A counter column summed per group, as a frame with plain (non-categorical) key columns."""
     if not keys:
-        return pd.DataFrame({name: [len(frame)]})
-    out = frame.groupby(keys, observed=True).size().rename(name).reset_index()
+        return pd.DataFrame({name: [int(frame[column].sum())]})
+    out = frame.groupby(keys, observed=True)[column].sum().rename(name).reset_index()
     for k in keys:
         if isinstance(out[k].dtype, pd.CategoricalDtype):
             out[k] = out[k].astype(object)
@@ -240,6 +220,8 @@ def _audit_tables(ds: DatasetLike) -> Audited | None:
     """The audit's computed wins and fans by hand id (None when the audit has not run), read
     once per dataset version, like the base tables."""
     dataset = as_dataset(ds)
+    if not dataset.has_table("computed_wins"):
+        return None  # never audited: no need for the base tables
     return cached_per_version("audited", dataset, lambda: audited_tables(dataset, base_tables(dataset)))
 
 

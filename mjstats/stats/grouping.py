@@ -24,6 +24,7 @@ __all__ = [
     "SMALL_SAMPLE",
     "StatsError",
     "mean_rows",
+    "mean_rows_from_sums",
     "normalize_by",
     "rate_rows",
 ]
@@ -118,7 +119,14 @@ def mean_rows(frame: pd.DataFrame, metric: str, by: Sequence[str], values: objec
     v = np.asarray(frame[values] if isinstance(values, str) else values, dtype=float)
     m = np.asarray(frame[mask] if isinstance(mask, str) else mask, dtype=bool) & ~np.isnan(v)
     x = np.where(m, v, 0.0)
-    cols = {"numerator": x, "denominator": m.astype(np.int64), "hands": hands, "sum_sq": x * x}
+    return mean_rows_from_sums(frame, metric, by, x, x * x, m.astype(np.int64), hands)
+
+
+def mean_rows_from_sums(frame: pd.DataFrame, metric: str, by: Sequence[str], total: object,
+                        total_sq: object, count: object, hands: object = "hands") -> pd.DataFrame:
+    """:func:`mean_rows` from rows that already hold partial sums (a sum of values, of their
+    squares and a count per row, e.g. per group of a part file): the same output."""
+    cols = {"numerator": total, "denominator": count, "hands": hands, "sum_sq": total_sq}
     out = _grouped_sums(frame, by, cols)
     mean, low, high = mean_interval(out["numerator"], out["sum_sq"], out["denominator"])
     out = out.drop(columns=["sum_sq"])

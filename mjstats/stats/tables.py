@@ -42,7 +42,8 @@ from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes,
 from mjstats.store import Dataset
 
 __all__ = ["Base", "DatasetLike", "as_dataset", "base_tables", "cached_per_version", "clear_cache",
-           "key_strings", "kind_codes", "read_part", "release_free_memory", "version_key"]
+           "derived_cache", "key_strings", "kind_codes", "read_part", "release_free_memory",
+           "scan_one_part", "version_key"]
 
 
 HAND_COLUMNS = (
@@ -98,6 +99,11 @@ def version_key(dataset: Dataset) -> str:
     manifest file (a dataset deleted and ingested again at the same path is not the old one)."""
     stat = (dataset.path / "manifest.json").stat()
     return f"{dataset.path.resolve()}:{stat.st_ino}:{stat.st_mtime_ns}"
+
+
+def derived_cache(name: str) -> dict[str, object]:
+    """The per-version cache kept under ``name`` (emptied by :func:`clear_cache`)."""
+    return _DERIVED.setdefault(name, {})
 
 
 def cached_per_version(name: str, dataset: Dataset, build: Callable[[], T]) -> T:
@@ -159,7 +165,7 @@ SCAN_THREADS = 2  # parquet decoding and numpy release the GIL: parts scan in pa
 _WINDOW = 4  # parts in flight at once (bounds memory)
 
 
-def _scan_alone(ds: Dataset, ruleset: str, period: str, part: str) -> tuple[int, _Frames, _Frames, _Frames,
+def scan_one_part(ds: Dataset, ruleset: str, period: str, part: str) -> tuple[int, _Frames, _Frames, _Frames,
                                                                            list[pa.Table], list[DrawnHands]]:
     """One part scanned into its own buffers, hand ids counted from 0 (offset when combined)."""
     frames = (_Frames(), _Frames(), _Frames())
@@ -179,7 +185,7 @@ def _build(ds: Dataset, progress: Callable[[int], None] | None = None) -> Base:
         pending: deque = deque()
         while todo or pending:
             while todo and len(pending) < _WINDOW:
-                pending.append(pool.submit(_scan_alone, ds, *todo.pop(0)))
+                pending.append(pool.submit(scan_one_part, ds, *todo.pop(0)))
             n, ph, ps, pf, pk, pd_ = pending.popleft().result()
             for local, into in ((ph, hands), (ps, seats), (pf, fans)):
                 for name, values in local.cols.items():

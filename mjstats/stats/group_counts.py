@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,13 +34,13 @@ from mjstats.errors import MjstatsError
 from mjstats.stats.grouping import GROUP_KEYS
 from mjstats.stats.holdings import UnreadableHand
 from mjstats.stats.tables import (
-    SCAN_THREADS,
     DatasetLike,
     DrawnHands,
     as_dataset,
     derived_cache,
     release_free_memory,
     scan_one_part,
+    scan_parts_in_order,
     version_key,
 )
 from mjstats.store import Dataset
@@ -57,7 +55,6 @@ MOMENTS = ("fan", "win_points", "points", "turn")
 FLAGS = ("win", "self_draw", "deal_in", "draw", "called")
 
 COMBINE_PARTS = 16  # partial counters summed every this many parts (bounds what is pending)
-_WINDOW = 4  # parts in flight at once
 
 
 @dataclass(frozen=True)
@@ -146,22 +143,16 @@ def _build(ds: Dataset, progress: Callable[[int], None] | None, tenpai: bool) ->
     pending_parts: list[_Partial] = []
     summed: _Partial | None = None
     scanned = 0
-    todo = list(ds.parts())
-    with ThreadPoolExecutor(max_workers=SCAN_THREADS) as pool:
-        inflight: deque = deque()
-        while todo or inflight:
-            while todo and len(inflight) < _WINDOW:
-                inflight.append(pool.submit(_part_counts, ds, *todo.pop(0), engines))
-            n, partial = inflight.popleft().result()
-            scanned += n
-            if partial is not None:
-                pending_parts.append(partial)
-            if len(pending_parts) >= COMBINE_PARTS:
-                summed = _combine([*([summed] if summed else []), *pending_parts])
-                pending_parts = []
-                release_free_memory()  # the scanned parts' buffers, freed in the threads' arenas
-            if progress is not None:
-                progress(scanned)
+    for n, partial in scan_parts_in_order(ds, _part_counts, engines):
+        scanned += n
+        if partial is not None:
+            pending_parts.append(partial)
+        if len(pending_parts) >= COMBINE_PARTS:
+            summed = _combine([*([summed] if summed else []), *pending_parts])
+            pending_parts = []
+            release_free_memory()  # the scanned parts' buffers, freed in the threads' arenas
+        if progress is not None:
+            progress(scanned)
     if pending_parts or summed is None:
         summed = _combine([*([summed] if summed else []), *pending_parts])
     release_free_memory()

@@ -25,7 +25,7 @@ import contextlib
 import ctypes
 import sys
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
@@ -175,31 +175,38 @@ def scan_one_part(ds: Dataset, ruleset: str, period: str, part: str) -> tuple[in
     return (n, *frames, keys, drawn)
 
 
-def _build(ds: Dataset, progress: Callable[[int], None] | None = None) -> Base:
-    hands, seats, fans = _Frames(), _Frames(), _Frames()
-    keys: list[pa.Table] = []
-    drawn: list[DrawnHands] = []
-    offset = 0
+def scan_parts_in_order(ds: Dataset, scan: Callable[..., T], *extra: object) -> Iterator[T]:
+    """``scan(ds, ruleset, period, part, *extra)`` of every part file, on SCAN_THREADS threads
+    with at most _WINDOW parts in flight (bounds memory), the results in the dataset's part order
+    (so what is built from them does not depend on the threads' timing)."""
     todo = list(ds.parts())
     with ThreadPoolExecutor(max_workers=SCAN_THREADS) as pool:
         pending: deque = deque()
         while todo or pending:
             while todo and len(pending) < _WINDOW:
-                pending.append(pool.submit(scan_one_part, ds, *todo.pop(0)))
-            n, ph, ps, pf, pk, pd_ = pending.popleft().result()
-            for local, into in ((ph, hands), (ps, seats), (pf, fans)):
-                for name, values in local.cols.items():
-                    for v in values:
-                        if name == "hand_id":
-                            v = v + offset
-                        elif name == "slot":  # hand_id * 4 + winner; -1 (no winner) stays
-                            v = np.where(v >= 0, v + 4 * offset, v)
-                        into.add(**{name: v})
-            keys.extend(pk)
-            drawn.extend(replace(d, hand_ids=d.hand_ids + offset) for d in pd_)
-            offset += n
-            if progress is not None:
-                progress(offset)
+                pending.append(pool.submit(scan, ds, *todo.pop(0), *extra))
+            yield pending.popleft().result()
+
+
+def _build(ds: Dataset, progress: Callable[[int], None] | None = None) -> Base:
+    hands, seats, fans = _Frames(), _Frames(), _Frames()
+    keys: list[pa.Table] = []
+    drawn: list[DrawnHands] = []
+    offset = 0
+    for n, ph, ps, pf, pk, pd_ in scan_parts_in_order(ds, scan_one_part):
+        for local, into in ((ph, hands), (ps, seats), (pf, fans)):
+            for name, values in local.cols.items():
+                for v in values:
+                    if name == "hand_id":
+                        v = v + offset
+                    elif name == "slot":  # hand_id * 4 + winner; -1 (no winner) stays
+                        v = np.where(v >= 0, v + 4 * offset, v)
+                    into.add(**{name: v})
+        keys.extend(pk)
+        drawn.extend(replace(d, hand_ids=d.hand_ids + offset) for d in pd_)
+        offset += n
+        if progress is not None:
+            progress(offset)
     if offset == 0:
         return _empty_base()
     base = Base(

@@ -7,7 +7,7 @@ STAMP_NOTEBOOK := $(VENV)/.installed-notebook
 SAMPLE := data/botzone/sample.txt
 DATASET := data/datasets/main
 
-.PHONY: report notebooks test test-all lint bench clean venv dev samples
+.PHONY: report notebooks test test-all test-compiled compiled lint bench clean venv dev samples
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,10 +48,36 @@ SIM_HANDS := 2000
 samples: $(STAMP_RUN)
 	for r in guobiao fuzhou sichuan; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz --force -q; done
 
-## The whole (fast) test suite, plus ruff.
+## The whole (fast) test suite, plus ruff, then the compiled build's tests.
 test: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench
 	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory test-compiled
+
+## The compiled build (docs/compiled.md): a copy of the package under build/compiled with the
+## modules named by mjstats/compiled.py (the core's and each ruleset spec's `compiled`) compiled by mypyc;
+## the source tree never holds a built module.
+## Use it with PYTHONPATH=build/compiled (python -P keeps the source tree off sys.path).
+COMPILED := build/compiled
+PACKAGE_FILES := $(shell find mjstats -type f ! -path '*/__pycache__/*')
+compiled: $(COMPILED)/.built
+$(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
+	rm -rf $(COMPILED).tmp && mkdir -p $(COMPILED).tmp
+	cp -r mjstats $(COMPILED).tmp/
+	find $(COMPILED).tmp -name __pycache__ -prune -exec rm -rf {} +
+	cd $(COMPILED).tmp && $(abspath $(BIN))/mypyc --follow-imports=silent --ignore-missing-imports \
+		$$($(abspath $(BIN))/python -m mjstats.compiled) \
+		>build.log 2>&1 || { tail -30 build.log; exit 1; }
+	rm -rf $(COMPILED).tmp/build $(COMPILED).tmp/build.log $(COMPILED)
+	mv $(COMPILED).tmp $(COMPILED)
+	touch $@
+
+## The tests of the compiled modules, run on the compiled build (it must be the one imported).
+COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py tests/test_guobiao_seeds.py \
+	tests/test_compiled.py
+test-compiled: $(COMPILED)/.built
+	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) $(BIN)/python -P -m pytest \
+		--import-mode=append -p no:cacheprovider $(COMPILED_TESTS)
 
 ## Everything, slow tests included.
 test-all: $(STAMP_DEV)
@@ -63,8 +89,12 @@ lint: $(STAMP_DEV)
 ## Benchmarks (not part of the tests): each prints throughput and a ratio against a reference
 ## measured in the same run. Run them on an otherwise idle machine.
 BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit decisions simulate stats scale viewer
-bench: $(STAMP_DEV)
+## Those of COMPILED_BENCHES run again on the compiled build (make compiled), each naming its build.
+COMPILED_BENCHES := fans
+bench: $(STAMP_DEV) $(COMPILED)/.built
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
+	@for b in $(COMPILED_BENCHES); do echo "== bench/$$b.py (compiled build)"; \
+		PYTHONPATH=$(COMPILED) $(BIN)/python -P bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

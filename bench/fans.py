@@ -3,6 +3,8 @@
 Run: .venv/bin/python bench/fans.py [N] [SEED]. Prints hands/s for both and our/oracle time
 ratio, with our division/wait caches cold (cleared first) and warm (second pass). Times are CPU
 times of this process, best of five interleaved rounds, so other load on the machine matters less.
+The compiled build: ``PYTHONPATH=build/compiled .venv/bin/python -P bench/fans.py`` (``make bench``
+runs both); the first line names the build measured.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# the repository for tests.test_guobiao_handgen, after PYTHONPATH so that a compiled build wins
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from MahjongGB import MahjongFanCalculator
 
+from mjstats.compiled import describe_build
 from mjstats.errors import RuleError
 from mjstats.rulesets.guobiao import (
     calculate_fans,
@@ -74,6 +78,7 @@ def main(n: int = 20000, seed: int = 2024) -> None:
         t_cold = min(t_cold, run_ours())
         t_warm = min(t_warm, run_ours())
     m = len(cases)
+    print(describe_build())
     print(f"hands: {m} generated winning-shaped hands (seed {seed}), all forms, melds and flags")
     print(f"PyMahjongGB 1.3.0 (C++): {m / t_oracle:10.0f} hands/s")
     for label, t in (("cold", t_cold), ("warm", t_warm)):

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # `make test-compiled` runs tests on build/compiled: refuse to pass them on the pure package
+    if os.environ.get("MJSTATS_REQUIRE_COMPILED") == "1":
+        from mjstats.compiled import compiled_status
+
+        pure = [name for name, compiled in compiled_status().items() if not compiled]
+        if pure:
+            raise pytest.UsageError(f"MJSTATS_REQUIRE_COMPILED=1 but not compiled here: {', '.join(pure)}")
 SAMPLE = ROOT / "data" / "botzone" / "sample.txt"
 TEST_DATA = Path(__file__).resolve().parent / "data"
 

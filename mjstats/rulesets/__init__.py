@@ -95,6 +95,7 @@ class Ruleset:
     shape: str | None = None  # gold -> Shape (integrity: useful draws, starting shanten)
     flower_kinds: str | None = None  # profile name -> flower tile codes, None if not loadable
     decisions: str | None = None  # VIEW: the decision judge's questions (mjstats.decision.view)
+    compiled: tuple[str, ...] = ()  # its modules the compiled build compiles (mjstats.compiled)
 
     def load(self, part: str) -> Any:
         """The module (``"module"``) or attribute (``"module:attribute"``) of a part."""

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from mjstats.errors import InvalidHand, NotWinningHand, TileError
 from mjstats.rulesets.guobiao.divide import (
@@ -37,6 +37,9 @@ from mjstats.rulesets.guobiao.divide import (
 from mjstats.rulesets.guobiao.fans import FAN_BY_NAME, FANS
 from mjstats.rulesets.guobiao.profiles import Profile, get_profile
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
+
+# fans found so far: fan order -> one tuple of source indices per occurrence
+Found = dict[int, list[tuple[int, ...]]]
 
 __all__ = ["FanItem", "FanResult", "Meld", "calculate_fans", "meets_minimum"]
 
@@ -65,7 +68,7 @@ class FanItem(NamedTuple):
     name: str
     name_en: str
     points: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field shadows tuple.count, as FanResult's users expect
     tiles: tuple[tuple[Tile, ...], ...]
     order: int
 
@@ -306,13 +309,13 @@ class _Hand:
             # 杠上开花 needs a kong; 抢杠和 needs the tile to be nowhere else in the hand.
             kong_win = self.n_kongs > 0 if self_drawn else not (in_fixed or standing[win])
         self.fourth, self.kong_win, self.last = fourth, kong_win, last
-        self._base: dict[str, dict[int, list]] = {}
+        self._base: dict[str, Found] = {}
         self._waits: frozenset[int] | None = None
 
     # Hand-level fans: the same for every division, computed once and copied.
-    def win_flags(self) -> dict[int, list]:
-        out: dict[int, list] = {}
-        w = [(WIN,)]
+    def win_flags(self) -> Found:
+        out: Found = {}
+        w: list[tuple[int, ...]] = [(WIN,)]
         if self.fourth:
             out[_F["和绝张"]] = w
         if self.last:
@@ -323,21 +326,21 @@ class _Hand:
             out[_F["自摸"]] = w
         return out
 
-    def suits(self) -> dict[int, list]:
+    def suits(self) -> Found:
         return {order: [HAND] * n for order, n in _suit_fans(self.kinds)}
 
-    def traits(self) -> dict[int, list]:
+    def traits(self) -> Found:
         return {order: [HAND] for order in _trait_fans(self.kinds)}
 
-    def rank_range(self) -> dict[int, list]:
+    def rank_range(self) -> Found:
         return {order: [HAND] for order in _range_fans(self.kinds)}
 
-    def tile_hog(self) -> dict[int, list]:
+    def tile_hog(self) -> Found:
         # 四归一: all four copies of a kind used without declaring a kong.
         n = sum(1 for x in self.all_counts if x == 4) - self.n_kongs
         return {_F["四归一"]: [HAND] * n} if n > 0 else {}
 
-    def concealment(self) -> dict[int, list]:
+    def concealment(self) -> Found:
         exposed = sum(1 for p in self.fixed if p.exposed)
         if exposed == 0:
             return {_F["不求人" if self.self_drawn else "门前清"]: [HAND]}
@@ -345,7 +348,7 @@ class _Hand:
             return {_F["全求人"]: [HAND]}
         return {}  # self-drawn already gives 自摸 through win_flags
 
-    def nine_gates(self) -> dict[int, list]:
+    def nine_gates(self) -> Found:
         s = self.standing
         if sum(s) != 13 or self.fixed:
             return {}
@@ -355,7 +358,7 @@ class _Hand:
                 return {_F["九莲宝灯"]: [HAND]}
         return {}
 
-    def base(self, key: str) -> dict[int, list]:
+    def base(self, key: str) -> Found:
         got = self._base.get(key)
         if got is None:
             got = {}
@@ -486,7 +489,7 @@ _PAIRS_OF_3 = ((0, 1), (0, 2), (1, 2))
 _TWO_CHOW_FANS = ("一般高", "喜相逢", "连六", "老少副")
 
 
-def _account_once(found: list[tuple[str, tuple[int, int]]], n_sets: int) -> list:
+def _account_once(found: list[tuple[str, tuple[int, int]]], n_sets: int) -> list[tuple[str, tuple[int, int]]]:
     """套算一次 + 不得相同 over two-set fans among ``n_sets`` chows.
 
     Each fan links two chows; a chow not yet combined may combine once with one already combined,
@@ -508,13 +511,13 @@ def _account_once(found: list[tuple[str, tuple[int, int]]], n_sets: int) -> list
     return kept
 
 
-def _combine_chows(chows: list[tuple[int, int]], out: dict[int, list]) -> None:
+def _combine_chows(chows: list[tuple[int, int]], out: Found) -> None:
     """Add the fans made by combining chows, given as (set index, lowest tile) sorted by tile."""
     for order, positions in _chow_combinations(tuple([t for _, t in chows])):
         out.setdefault(order, []).append(tuple([chows[p][0] for p in positions]))
 
 
-def _combine_pungs(pungs: list[tuple[int, int]], out: dict[int, list]) -> None:
+def _combine_pungs(pungs: list[tuple[int, int]], out: Found) -> None:
     """Add the fans made by combining pungs/kongs, given as (set index, tile) sorted by tile."""
     for order, positions in _pung_combinations(tuple([t for _, t in pungs])):
         out.setdefault(order, []).append(tuple([pungs[p][0] for p in positions]))
@@ -586,7 +589,7 @@ def _pung_combinations(tiles: tuple[int, ...]) -> Combination:
 
 
 def _pung_fans(packs: list[_Pack], pung_idx: list[int], concealed_pung: list[bool],
-               out: dict[int, list]) -> None:
+               out: Found) -> None:
     """Kong fans, concealed-pung fans, 碰碰和 and the per-pung 箭刻 / 幺九刻."""
     mk = [i for i in pung_idx if packs[i].kind == KONG and packs[i].exposed]
     ck = [i for i in pung_idx if packs[i].kind == KONG and not packs[i].exposed]
@@ -621,7 +624,7 @@ def _pung_fans(packs: list[_Pack], pung_idx: list[int], concealed_pung: list[boo
             out.setdefault(_F["幺九刻"], []).append((i,))
 
 
-def _wind_fans(h: _Hand, packs: list[_Pack], pung_idx: Iterable[int], out: dict[int, list]) -> None:
+def _wind_fans(h: _Hand, packs: list[_Pack], pung_idx: Iterable[int], out: Found) -> None:
     for i in pung_idx:
         t = packs[i].tile
         if 27 <= t <= 30:
@@ -648,14 +651,14 @@ def _wait_position(packs: Iterable[_Pack], win: int) -> str | None:
     return "边张" if flags & 1 else "嵌张" if flags & 2 else "单钓将"
 
 
-def _wait_fans(h: _Hand, packs: list[_Pack], first_concealed: int, out: dict[int, list]) -> None:
+def _wait_fans(h: _Hand, packs: list[_Pack], first_concealed: int, out: Found) -> None:
     """边张 / 嵌张 / 单钓将: only when exactly one tile kind completed the hand."""
     name = _wait_position(packs[first_concealed:], h.win)
     if name and len(h.waits()) == 1:
         out[_F[name]] = [(WIN,)]
 
 
-def _pack_traits(packs: list[_Pack], out: dict[int, list]) -> None:
+def _pack_traits(packs: list[_Pack], out: Found) -> None:
     """全带幺 / 全带五 / 全双刻: a property every set and the pair share."""
     terminal = five = even = 0
     for p in packs:
@@ -683,7 +686,7 @@ def _pack_traits(packs: list[_Pack], out: dict[int, list]) -> None:
         out[_F["全双刻"]] = [HAND]
 
 
-def _apply_exclusions(out: dict[int, list]) -> None:
+def _apply_exclusions(out: Found) -> None:
     """不重复: each counted fan, in table order, removes what its 不计 rules name."""
     for order in sorted(out):
         if order not in out:
@@ -707,14 +710,14 @@ def _apply_exclusions(out: dict[int, list]) -> None:
                 out[_F[new]] = [(WIN,)]
 
 
-def _total(out: dict[int, list]) -> int:
+def _total(out: Found) -> int:
     return sum(_POINTS[k] * len(v) for k, v in out.items())
 
 
 # --------------------------------------------------------------------------- readings
 
 
-def _score_regular(h: _Hand, sets: tuple, pair: int) -> tuple[dict[int, list], list[_Pack]]:
+def _score_regular(h: _Hand, sets: tuple, pair: int) -> tuple[Found, list[_Pack]]:
     packs = list(h.fixed)
     first = len(packs)
     packs.extend(_CONCEALED[k][t] for k, t in sets)
@@ -782,7 +785,7 @@ def _double_dragon(chows: list[tuple[int, int]], pair: int) -> str | None:
     return None
 
 
-def _score_knitted(h: _Hand) -> tuple[dict[int, list], list[_Pack], tuple[int, ...]] | None:
+def _score_knitted(h: _Hand) -> tuple[Found, list[_Pack], tuple[int, ...]] | None:
     """组合龙 with one more set (concealed, or the one meld) and a pair."""
     if len(h.fixed) > 1:
         return None
@@ -824,7 +827,7 @@ def _score_knitted(h: _Hand) -> tuple[dict[int, list], list[_Pack], tuple[int, .
     return out, packs, straight
 
 
-def _score_special(h: _Hand) -> tuple[dict[int, list], str] | None:
+def _score_special(h: _Hand) -> tuple[Found, str] | None:
     """七对 / 连七对 / 十三幺 / 全不靠 / 七星不靠 on a hand with nothing melded."""
     c = h.concealed
     absent = c.count(0)  # 14 tiles: 七对 has at most 7 kinds, 十三幺 13, 全不靠 14
@@ -894,9 +897,8 @@ def calculate_fans(
         except TileError as exc:
             raise InvalidHand(f"hand: {exc}") from None
     # str and int codes by lookup (not bool or float, which hash like ints): the replay passes ints
-    tiles = [_FAST_TILES.get(t) if t.__class__ is str or t.__class__ is int else None for t in hand]
-    if None in tiles:
-        tiles = [_tile(t, "hand") for t in hand]
+    looked_up = [_FAST_TILES.get(t) if t.__class__ is str or t.__class__ is int else None for t in hand]
+    tiles = [_tile(t, "hand") for t in hand] if None in looked_up else cast("list[int]", looked_up)
     packs = []
     for i, m in enumerate(melds):
         try:
@@ -930,7 +932,7 @@ def calculate_fans(
         over = [ALL_KINDS[t].botzone for t in range(34) if h.all_counts[t] > 4]
         raise InvalidHand(f"more than four copies of {', '.join(over)} across hand, melds and win")
 
-    best: dict[int, list] | None = None
+    best: Found | None = None
     best_total = -1
     form = "regular"
     best_packs: list[_Pack] = []
@@ -961,7 +963,7 @@ def calculate_fans(
                          {"heavenly": heavenly, "earthly": earthly, "human": human})
 
 
-def _build_result(h: _Hand, fans: dict[int, list], packs: list[_Pack], form: str,
+def _build_result(h: _Hand, fans: Found, packs: list[_Pack], form: str,
                   straight: tuple[int, ...], flowers: int, prof: Profile,
                   flags: dict[str, bool]) -> FanResult:
     hand_tiles = tuple(chain.from_iterable([_REPEAT[t][n] for t, n in enumerate(h.all_counts) if n]))
@@ -999,6 +1001,6 @@ def _build_result(h: _Hand, fans: dict[int, list], packs: list[_Pack], form: str
     if straight:
         sets.append(("knitted", tuple(ALL_KINDS[t] for t in straight), False))
     if form in ("regular", "knitted_straight"):
-        for p, tiles in zip(packs, pack_tiles, strict=True):
-            sets.append((_KIND_NAMES[p.kind], tiles, p.exposed))
+        for p, pack in zip(packs, pack_tiles, strict=True):
+            sets.append((_KIND_NAMES[p.kind], pack, p.exposed))
     return FanResult(total, tuple(items), form, tuple(sets), prof.name)

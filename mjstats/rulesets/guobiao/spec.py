@@ -18,4 +18,6 @@ RULESET = Ruleset(
     shanten="tenpai:shanten",
     shape="shape:shape_for",
     decisions="decisions:VIEW",
+    # the fan calculator and what it calls per hand (docs/compiled.md: about 3.5x as fast)
+    compiled=("calculator", "divide", "fans", "profiles"),
 )

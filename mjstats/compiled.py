@@ -16,7 +16,12 @@ from mjstats.rulesets import rulesets
 
 __all__ = ["CORE_MODULES", "compiled_modules", "compiled_status", "describe_build"]
 
-CORE_MODULES: tuple[str, ...] = ()  # core modules compiled (none yet: docs/compiled.md)
+# the replay path: the replayer and the table state it updates per event (docs/compiled.md)
+CORE_MODULES: tuple[str, ...] = (
+    "mjstats.replay.findings",
+    "mjstats.replay.state",
+    "mjstats.replay.replayer",
+)
 
 _EXTENSION_SUFFIXES = (".so", ".pyd")
 

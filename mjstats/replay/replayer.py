@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn
+
+from mypy_extensions import mypyc_attr
 
 from mjstats.errors import InvalidHand, NotWinningHand, ProfileError
 from mjstats.records import Event, EventKind, Hand, Outcome, Win, WinKind
@@ -111,6 +114,8 @@ def _fans_text(items: list[tuple[str, int]]) -> str:
     return "+".join(f"{name}*{count}" for name, count in items) or "-"
 
 
+# compiled in the compiled build; each ruleset's replay subclasses it (docs/compiled.md)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HandReplay:
     """One replay in progress: the state, the findings, and one handler per event kind.
 
@@ -168,7 +173,7 @@ class HandReplay:
             )
         )
 
-    def stop(self, why: str) -> None:
+    def stop(self, why: str) -> NoReturn:
         self.report("replay.stopped", f"replay stopped: {why}")
         raise _Stop
 
@@ -371,6 +376,7 @@ class HandReplay:
             self.stop("a draw without a seat or tile")
         phase = state.phase
         actor = state.actor
+        assert actor is not None  # end_deal gives the turn to the dealer before any play event
         if phase is Phase.CLAIM:
             expected = (actor + 1) % 4  # nobody claimed: the next seat draws
         elif phase is Phase.DISCARD:
@@ -412,6 +418,7 @@ class HandReplay:
         """Discards and concealed/added kongs: the seat must be the one holding a full hand."""
         state = self.state
         phase, actor = state.phase, state.actor
+        assert actor is not None  # end_deal gives the turn to the dealer before any play event
         if phase is Phase.DISCARD and actor == seat:
             return
         if phase is Phase.DISCARD:
@@ -468,6 +475,8 @@ class HandReplay:
             )
             self.stop("a claim without a discard")
         discarder, tile = state.actor, state.last_tile
+        # a CLAIM phase always has its discarder and discard (on_discard sets both)
+        assert discarder is not None and tile is not None
         if ev.from_seat is not None and ev.from_seat != discarder:
             self.report(
                 "claim.target",
@@ -631,6 +640,9 @@ class HandReplay:
         if seat is None:
             self.stop("a win without a seat")
         phase, actor = state.phase, state.actor
+        assert actor is not None  # end_deal gives the turn to the dealer before any play event
+        discarder: int | None
+        tile: int | None
         if phase is Phase.DISCARD and actor == seat and state.drawn is not None:
             self_drawn, discarder, tile = True, None, state.drawn
             kong_win = state.after_kong  # 杠上开花
@@ -655,6 +667,7 @@ class HandReplay:
                 f"seat {seat} hu",
             )
             self.stop("a win with no winning tile")
+        assert tile is not None  # on_discard and on_added_kong set last_tile with those phases
         state.phase = Phase.ENDED
         self.shared_win = None if self_drawn else (phase, actor)
         self.winners.append(seat)
@@ -822,6 +835,7 @@ class HandReplay:
     def on_huang(self, ev: Event) -> None:
         state = self.state
         phase, actor = state.phase, state.actor
+        assert actor is not None  # end_deal gives the turn to the dealer before any play event
         if phase is Phase.DISCARD:
             self.report(
                 "turn.sequence",

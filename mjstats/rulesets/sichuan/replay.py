@@ -146,7 +146,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.wall_tail = len(hand.wall) if hand.wall is not None else 0
         self.last_drawer: int | None = None
         self.last_four = False
-        self.hus: list[tuple[int, Event]] = []  # the wins declared in the current window
+        self.window_hus: list[tuple[int, Event]] = []  # the wins declared in the current window
         self.winners: list[int] = []
         # The settlement events, each with its index in the hand's sequence of them: a Turn that
         # changes nothing (its seat made no kong since its last Turn) is only counted, not listed.
@@ -349,7 +349,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         plain = turns is None  # --explain snapshots every event: no plain run then
         try:
             while i < n:
-                if plain and self.stage == "play" and not self.hus:
+                if plain and self.stage == "play" and not self.window_hus:
                     i = self.run_plain(events, i)
                     if i == n:
                         break
@@ -380,7 +380,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     self.stop(f"{kind.value} events are not part of the Sichuan rules")
                 if self.stage != "play" and kind not in _BEFORE_PLAY:
                     self.start_play()
-                if self.hus:
+                if self.window_hus:
                     if kind is _PENG or kind is _GANG:
                         self.report(
                             "sichuan.claim_priority",
@@ -403,7 +403,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 if turns is not None:
                     turns.append(self.snapshot(ev))
             self.seq = None
-            if self.hus:
+            if self.window_hus:
                 self.close_wins()
             if self.stage != "ended":
                 self.report(
@@ -1068,12 +1068,12 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 f"{_t(tile)} from seat {d}",
                 f"{_t(ev.tile)} from seat {ev.from_seat}",
             )
-        if self.hus and (seat - d) % 4 <= (self.hus[-1][0] - d) % 4:
+        if self.window_hus and (seat - d) % 4 <= (self.window_hus[-1][0] - d) % 4:
             self.report(
                 "sichuan.win_order",
                 f"seat {seat}'s win is recorded after a farther winner",
                 "nearest first",
-                f"seat {self.hus[-1][0]} then {seat}",
+                f"seat {self.window_hus[-1][0]} then {seat}",
             )
         if self.locked_out(seat, tile):
             self.report(
@@ -1082,7 +1082,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
                 "no win before its next draw",
                 f"hu {_t(tile)}",
             )
-        self.hus.append((seat, ev))
+        self.window_hus.append((seat, ev))
 
     def winner_hand(self, seat: int, tile: int, self_drawn: bool) -> tuple[Tile, ...] | None:
         """The winner's concealed tiles without the winning tile, or None (with a finding) when
@@ -1165,7 +1165,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
 
     def close_wins(self) -> None:
         """The wins declared on one discard or 补杠 are settled together (一炮多响)."""
-        hus, self.hus = self.hus, []
+        hus, self.window_hus = self.window_hus, []
         d, tile = self.actor, self.tile
         assert tile is not None
         robbed = self.mode == "rob"

@@ -8,15 +8,15 @@ collects the settlement events (``events``) and the ``seq`` of each win while it
 from __future__ import annotations
 
 from mjstats.errors import MjstatsError
+from mjstats.replay.profile import ComputedFan, ComputedWin, Meld, WinContext
+from mjstats.replay.replayer import HandReplay
 from mjstats.rulesets.sichuan.ledger import PaymentRow, payment_rows, win_fans
-from mjstats.rulesets.sichuan.settle import HandSettlement, settle_indexed
+from mjstats.rulesets.sichuan.profiles import Profile
+from mjstats.rulesets.sichuan.settle import HandEnd, HandSettlement, Kong, Turn, settle_indexed
 from mjstats.rulesets.sichuan.settle import Win as WinEvent
 from mjstats.tiles import ALL_KINDS
 
 __all__ = ["MoneyAudit"]
-
-# mjstats.replay's types are imported where used: mjstats.replay imports this package's replay
-# module (to register it), so a module-level import here would make a cycle.
 
 _DETAIL_CHECK = {
     "KONG_DIRECT": "sichuan.kong_payment",
@@ -35,15 +35,29 @@ _DETAIL_CHECK = {
 
 _NO_NETS = (0, 0, 0, 0)
 
+SettlementEvent = Kong | Turn | WinEvent | HandEnd  # what settle.py settles
+
+
+def _code(tile: object) -> int:
+    """A settlement event's tile (a Tile, settle.py types it loosely) as its plain code."""
+    assert isinstance(tile, int)
+    return int(tile)
+
 
 def _t(tile: int | None) -> str:
     return "-" if tile is None else ALL_KINDS[tile].botzone
 
 
-class MoneyAudit:
-    """Settlement and comparison with the record; needs the replay's ``hand``, ``rules``,
-    ``events`` (settlement events), ``win_events`` ((index, event) of its wins), ``win_seqs``,
-    ``more_wins``, ``seq``, ``report`` and ``stop``."""
+class MoneyAudit(HandReplay):
+    """Settlement and comparison with the record, the base of the Sichuan replay, which fills
+    the attributes below while it replays (one class chain, not a mixin: the compiled build
+    compiles both, and compiled classes have one base)."""
+
+    rules: Profile
+    events: list[SettlementEvent]  # the settlement events, in order
+    event_index: list[int]  # each one's index in the hand's sequence of settlement events
+    win_events: list[tuple[int, WinEvent]]  # (index, event) of the wins
+    win_seqs: list[int]  # seq of each computed win, settlement order
 
     def settle(self) -> None:
         """Settle the replayed events and compare each win and payment with the record."""
@@ -59,8 +73,6 @@ class MoneyAudit:
         self.check_payments(settled, rows)
 
     def check_wins(self, settled: HandSettlement, rows: list[PaymentRow]) -> None:
-        from mjstats.replay.profile import ComputedFan, ComputedWin, Meld, WinContext
-
         recorded = self.hand.result.wins
         computed: list[tuple[int, WinEvent]] = []
         for _, ev in self.win_events:
@@ -78,13 +90,13 @@ class MoneyAudit:
         for n, ((seat, score), (_, ev)) in enumerate(zip(settled.wins, computed, strict=True)):
             self.seq = self.win_seqs[n] if n < len(self.win_seqs) else None
             winner = next(w for w in ev.winners if w.seat == seat)
-            melds = tuple(Meld(k, int(t), o) for k, t, o in winner.melds)
+            melds = tuple(Meld(str(k), _code(t), _code(o)) for k, t, o in winner.melds)
             ctx = WinContext(
                 seat,
                 ev.discarder,
-                tuple(int(t) for t in winner.hand),
+                tuple(_code(t) for t in winner.hand),
                 melds,
-                int(ev.tile),
+                _code(ev.tile),
                 ev.discarder is None,
                 False,
                 ev.kong_win or ev.robbed_kong,
@@ -101,12 +113,12 @@ class MoneyAudit:
                 continue
             rec = recorded[n]
             if (rec.winner, rec.loser, rec.self_drawn) != (seat, ev.discarder, ev.discarder is None) or (
-                rec.win_tile is not None and rec.win_tile != int(ev.tile)
+                rec.win_tile is not None and rec.win_tile != _code(ev.tile)
             ):
                 self.report(
                     "sichuan.win_record",
                     f"recorded win {n} differs from the events",
-                    f"seat {seat} from {ev.discarder} on {_t(int(ev.tile))}",
+                    f"seat {seat} from {ev.discarder} on {_t(_code(ev.tile))}",
                     f"seat {rec.winner} from {rec.loser} on {_t(rec.win_tile)}",
                 )
                 continue

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, NoReturn
+
+from mypy_extensions import mypyc_attr
 
 import mjstats.rulesets.sichuan.checks  # noqa: F401  (adds the sichuan.* codes to the catalogue)
 from mjstats.errors import InvalidHand, MjstatsError
@@ -32,7 +34,7 @@ from mjstats.replay.state import TurnState
 from mjstats.rulesets.sichuan.dealer import next_dealer_of
 from mjstats.rulesets.sichuan.fan import WinContext as FanContext
 from mjstats.rulesets.sichuan.fan import score_win
-from mjstats.rulesets.sichuan.money_audit import MoneyAudit
+from mjstats.rulesets.sichuan.money_audit import MoneyAudit, SettlementEvent
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
 from mjstats.rulesets.sichuan.settle import (
     HandEnd,
@@ -115,13 +117,13 @@ class _Seat:
         return tiles_of(self.counts)
 
 
-class SichuanReplay(MoneyAudit, HandReplay):
+class SichuanReplay(MoneyAudit):
     """The replay of one Sichuan hand under one rule profile (``profile.rules``)."""
 
     def __init__(self, hand: Hand, profile: ReplayProfile, explain: bool) -> None:
         super().__init__(hand, profile, explain)
         assert isinstance(profile, SichuanReplayProfile)
-        self.rules: Profile = profile.rules
+        self.rules = profile.rules
         self.p = [_Seat() for _ in range(4)]
         self.seen = [0] * 27
         self.dealt = [False] * 4
@@ -146,16 +148,17 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.wall_tail = len(hand.wall) if hand.wall is not None else 0
         self.last_drawer: int | None = None
         self.last_four = False
+        self.last_tile_discard = False  # the discard in the claim window came after the last draw
         self.window_hus: list[tuple[int, Event]] = []  # the wins declared in the current window
         self.winners: list[int] = []
         # The settlement events, each with its index in the hand's sequence of them: a Turn that
         # changes nothing (its seat made no kong since its last Turn) is only counted, not listed.
-        self.events: list[object] = []
-        self.event_index: list[int] = []
+        self.events = []
+        self.event_index = []
         self.event_count = 0
         self.konged = [False, False, False, False]  # a Kong by the seat since its last Turn
-        self.win_events: list[tuple[int, WinEvent]] = []  # (index, event) of the wins
-        self.win_seqs: list[int] = []  # seq of each computed win, settlement order
+        self.win_events = []  # (index, event) of the wins
+        self.win_seqs = []  # seq of each computed win, settlement order
         self.pending_added: tuple[int, int, bool] | None = None  # (seat, tile, late) in a rob window
         self.contexts: list[tuple[WinContext, FanContext]] = []
         # rule switches and the wall read on every draw and discard, bound once
@@ -196,7 +199,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
             p.waits = found
         return found
 
-    def add_event(self, ev: object) -> None:
+    def add_event(self, ev: SettlementEvent) -> None:
         """The next settlement event."""
         self.event_index.append(self.event_count)
         self.events.append(ev)
@@ -446,7 +449,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         kong_turn, pong_turn, first_turn = self.kong_turn, self.pong_turn, self.first_turn
         replacement, last_four, last_drawer = self.replacement, self.last_four, self.last_drawer
         discard_after_kong = self.discard_after_kong
-        last_tile_discard = getattr(self, "last_tile_discard", False)
+        last_tile_discard = self.last_tile_discard
         four_rule, strict = self.last_four_must_win, self.void_strict
         # the seat and tile of the draw just replayed here, with the seat's waits before it: a
         # discard of that tile right after restores the same 13 tiles, so the same waits
@@ -478,6 +481,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     break
                 if mode == "claim":
                     # close_window(None) with no pass to infer: nobody could win on the discard
+                    assert current is not None  # a claim window is on a discarded tile
                     wanted = False
                     lo, hi = _WINDOW[current]
                     for other in _OTHERS[actor]:
@@ -537,7 +541,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
         self.event_count = event_count
         return i
 
-    def stop(self, why: str) -> None:  # type: ignore[override]
+    def stop(self, why: str) -> NoReturn:
         self.report("replay.stopped", f"replay stopped: {why}")
         raise _Stop
 
@@ -1193,7 +1197,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
                     discarder=d,
                     robbed_kong=robbed,
                     kong_discard=not robbed and self.discard_after_kong,
-                    last_tile=not robbed and getattr(self, "last_tile_discard", False),
+                    last_tile=not robbed and self.last_tile_discard,
                 )
             )
             self.win_seqs.extend(seqs)
@@ -1254,6 +1258,7 @@ class SichuanReplay(MoneyAudit, HandReplay):
     # --- the money -----------------------------------------------------------------------------
 
 
+@mypyc_attr(native_class=False)
 class SichuanSequence(SequenceCheck):
     """Check 36: within a match each hand's dealer is the one the hand before names."""
 
@@ -1286,6 +1291,9 @@ class SichuanSequence(SequenceCheck):
         return out
 
 
+# the core's profile and sequence bases are plain Python classes: a compiled class cannot
+# derive from them, so these two stay Python classes in the compiled build (docs/compiled.md)
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class SichuanReplayProfile(ReplayProfile):
     """Sichuan under one rule profile: 14/13 dealt, the dealer discards first, 55 tiles to draw."""

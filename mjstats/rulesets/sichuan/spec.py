@@ -26,4 +26,6 @@ RULESET = Ruleset(
     starting_shanten=True,  # the deal test compares seats: 13 dealt tiles, no void declared yet
     shape="shape:shape_for",
     shanten="tenpai:shanten",
+    # the replay and its money audit, per event and per hand (docs/compiled.md)
+    compiled=("replay", "money_audit"),
 )

@@ -1,13 +1,14 @@
 """Audit throughput (hands/s): ingest + replay + rescoring of renumbered Botzone records, 1 vs 2 jobs,
 and the command line against the independent checker (bench/checker.py, the reference).
 
-Run: ``python bench/audit.py [--hands 50000] [--jobs 1 2]``. The sample's 16 records are written
-again and again under fresh match ids, ingested once, then audited with each job count, each
-measurement in a fresh process. Printed per run: wall-clock hands/s, CPU hands/s per process
-(CPU seconds of the process and its workers: what one core does, whatever else the machine
-runs), the wall-clock speed-up against the 1-job audit measured in the same run (the
-reference), and the CPU-bound speed-up: jobs x per-process rate / the 1-job rate, i.e. what
-that many idle cores give (the wall-clock figure is only meaningful on an otherwise idle machine).
+Run: ``python bench/audit.py [--hands 50000] [--jobs 1 2]``; the compiled build:
+``PYTHONPATH=build/compiled python -P bench/audit.py`` (every child runs the build named first). The
+sample's 16 records are written again and again under fresh match ids, ingested once, then audited
+with each job count, each measurement in a fresh process. Printed per run: wall-clock hands/s, CPU
+hands/s per process (CPU seconds of the process and its workers: what one core does, whatever else
+the machine runs), the wall-clock speed-up against the 1-job audit measured in the same run (the
+reference), and the CPU-bound speed-up: jobs x per-process rate / the 1-job rate, i.e. what that
+many idle cores give (the wall-clock figure is only meaningful on an otherwise idle machine).
 
 Then the whole commands on the same file, each a fresh process as a user runs them: ``mjstats
 ingest`` + ``mjstats audit --jobs 1`` against ``bench/checker.py`` (its own parser and replay,
@@ -28,8 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
+# bench/ for botzone_corpus; it holds no mjstats, so PYTHONPATH still decides which build is imported
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from botzone_corpus import write_renumbered
+
+from mjstats.compiled import describe_build
 
 
 def _cpu_seconds() -> float:
@@ -52,7 +56,8 @@ def _child(mode: str, source: str, dataset: str, jobs: int) -> None:
         audit = audit_dataset(dataset, jobs=jobs)
         count, findings = audit.hands, audit.findings_total
     wall = time.perf_counter() - start
-    result = {"wall": wall, "cpu": _cpu_seconds() - cpu, "count": count, "findings": findings}
+    result = {"wall": wall, "cpu": _cpu_seconds() - cpu, "count": count, "findings": findings,
+              "build": describe_build()}
     print(json.dumps(result))
 
 
@@ -65,11 +70,19 @@ def _mjstats_root() -> str:
     return str(Path(spec.origin).resolve().parents[1])
 
 
+def _child_env() -> dict[str, str]:
+    """The environment of the children: the folder of the mjstats this process runs first on
+    PYTHONPATH (absolute), so that they run the same build, compiled or pure (docs/compiled.md)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_mjstats_root(), env.get("PYTHONPATH")) if p)
+    return env
+
+
 def _timed(cmd: list[str]) -> tuple[float, float]:
     """Wall and CPU seconds of one command (a child process; its stdout is dropped)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=_mjstats_root())
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=_mjstats_root(), env=_child_env())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode:
@@ -82,9 +95,9 @@ def _against_checker(source: Path, dataset: Path, n: int) -> None:
     """``mjstats ingest`` + ``mjstats audit --jobs 1`` against bench/checker.py, same file."""
     checker = Path(__file__).resolve().parent / "checker.py"
     ref = _timed([sys.executable, str(checker), str(source)])
-    ingest = _timed([sys.executable, "-m", "mjstats", "ingest", "--format", "botzone", str(source),
+    ingest = _timed([sys.executable, "-P", "-m", "mjstats", "ingest", "--format", "botzone", str(source),
                      "--out", str(dataset), "-q"])
-    audit = _timed([sys.executable, "-m", "mjstats", "audit", "-q", "--jobs", "1", str(dataset)])
+    audit = _timed([sys.executable, "-P", "-m", "mjstats", "audit", "-q", "--jobs", "1", str(dataset)])
     both = (ingest[0] + audit[0], ingest[1] + audit[1])
     print(f"{'command':<28} {'wall s':>7} {'CPU s':>7} {'hands/s CPU':>12} {'vs checker CPU':>15}")
     for label, (wall, cpu) in (
@@ -100,13 +113,17 @@ def _against_checker(source: Path, dataset: Path, n: int) -> None:
 
 def _run(mode: str, source: Path, dataset: Path, jobs: int = 1) -> dict:
     proc = subprocess.run(
-        [sys.executable, __file__, "--child", mode, str(source), str(dataset), str(jobs)],
+        [sys.executable, "-P", __file__, "--child", mode, str(source), str(dataset), str(jobs)],
         capture_output=True,
         text=True,
+        env=_child_env(),
     )
     if proc.returncode:
         sys.exit(f"{mode} with {jobs} job(s) failed:\n{proc.stderr}")
-    return json.loads(proc.stdout)
+    result = json.loads(proc.stdout)
+    if result["build"] != describe_build():
+        sys.exit(f"{mode} ran another build: {result['build']}")
+    return result
 
 
 def main() -> None:
@@ -120,6 +137,7 @@ def main() -> None:
         _child(mode, source, dataset, int(jobs))
         return
     n = args.hands
+    print(describe_build())
     print(f"{n:,} hands; {os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f} at start")
     with tempfile.TemporaryDirectory() as tmp:
         source = write_renumbered(Path(tmp) / "botzone.txt", n)

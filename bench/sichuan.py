@@ -20,7 +20,8 @@ steady use.
 holds the measured ones, with a note of which version ran).
 
 Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S] [--replay-hands N] [--rounds N]
-    [--results FILE --label TEXT]
+    [--results FILE --label TEXT]; the compiled build: ``PYTHONPATH=build/compiled .venv/bin/python
+    -P bench/sichuan.py`` (the first line names the build measured).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import random
 import time
 from datetime import UTC, datetime
 
+from mjstats.compiled import describe_build
 from mjstats.rules import hand as shapes
 from mjstats.rulesets.fuzhou.settle import settle_win
 from mjstats.rulesets.sichuan import (
@@ -144,6 +146,7 @@ def main() -> None:
     parser.add_argument("--results", help="append the figures as one JSON line to this file")
     parser.add_argument("--label", default="", help="what ran (a version, a branch), for --results")
     args = parser.parse_args()
+    print(describe_build())
     ROUNDS[0] = max(1, args.rounds)
     rng = random.Random(args.seed)
 

@@ -1,5 +1,6 @@
-"""The compiled build (mjstats.compiled): which modules it names, what a process reports, and that
-a compiled calculator scores exactly as its pure-Python source on generated hands.
+"""The compiled build (mjstats.compiled): which modules it names, what a process reports, that
+a compiled calculator scores exactly as its pure-Python source on generated hands, and that the
+compiled replay finds what the pure one finds.
 
 In the normal run these tests check the pure package; ``make test-compiled`` runs them again on
 ``build/compiled`` (conftest refuses that run if a named module is not compiled there), where the
@@ -11,6 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -82,3 +84,46 @@ def test_the_compiled_calculator_scores_as_its_source() -> None:
     for case in cases:
         expected = _score(pure.calculate_fans, case)
         assert _score(calculator.calculate_fans, case) == expected, case
+
+
+def replay_digest() -> list[str]:
+    """What the replay finds, one line a hand: the Botzone sample and each faulted copy of it
+    (every check of tests/faults.py), simulated Sichuan and Fuzhou hands; with the build's name
+    first. Run in this process and in a pure-Python child, the lines must be equal."""
+    from mjstats.replay import replay_hand
+    from mjstats.sim import SimConfig, simulate
+    from tests.faults import FAULTS
+    from tests.test_replay_oracle import sample_hands
+
+    hands = list(sample_hands())
+    hands += [f for fault in FAULTS for h in sample_hands() if (f := fault.make(h)) is not None]
+    hands += list(simulate(SimConfig("sichuan", 120, 7))) + list(simulate(SimConfig("fuzhou", 40, 7)))
+    lines = [describe_build()]
+    for hand in hands:
+        result = replay_hand(hand)
+        # int(): where an annotation says int the compiled build holds a plain int, the pure one
+        # may hold the event's Tile (an int subclass: equal, same hash, same ALL_KINDS entry)
+        wins = [(n, ctx.winner, int(ctx.win_tile),
+                 None if win is None else (win.total, win.fans, win.payments)) for n, ctx, win in result.wins]
+        findings = [str(f) for f in result.findings]
+        lines.append(f"{hand.match_id}/{hand.hand_no} {result.status} {findings} {wins}")
+    return lines
+
+
+@pytest.mark.skipif(not REQUIRED, reason="compares the compiled replay with the pure one: "
+                    "run by `make test-compiled` on build/compiled")
+def test_the_compiled_replay_finds_what_the_pure_one_finds() -> None:
+    root = SOURCE.parent
+    child = subprocess.run(
+        [sys.executable, "-P", "-c",
+         "from tests.test_compiled import replay_digest; print('\\n'.join(replay_digest()))"],
+        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+        check=True,
+    )
+    pure = child.stdout.splitlines()
+    compiled = replay_digest()
+    assert pure[0] == "mjstats build: pure Python"
+    assert compiled[0].startswith("mjstats build: compiled (")
+    assert len(pure) == len(compiled) > 200
+    assert sum("clean" not in line.split()[1] for line in pure[1:]) > 50  # the faults are found
+    assert pure[1:] == compiled[1:]

@@ -1,0 +1,131 @@
+"""Sichuan's answers to the decision judge (mjstats.decision): 4 sets + pair or 七对 with the
+seat's declared void suit (定缺), no chow, wins by the replay's own engine (void, pass lock),
+血战到底 (a seat that has won is out). docs/decisions.md, "Sichuan".
+
+The answers depend on the seat (its void suit): one view per void suit (and one for a seat
+without a declaration), picked by ``seat_view``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from mjstats.decision.view import Counts, RulesetView
+from mjstats.integrity.useful import useful_kinds
+from mjstats.rulesets.sichuan.shape import SichuanShape
+from mjstats.rulesets.sichuan.table import SichuanTable
+from mjstats.rulesets.sichuan.win import waits_by_key
+
+if TYPE_CHECKING:
+    from mjstats.replay.replayer import HandReplay
+    from mjstats.rulesets.sichuan.replay import SichuanReplay
+
+__all__ = ["VIEW", "seat_view", "view_of_void"]
+
+_NONE: frozenset[int] = frozenset()
+
+
+@lru_cache(maxsize=1 << 16)
+def _shanten(counts: Counts, melds: int, void: int | None) -> int:
+    # reference sichuan.md §2.3, §3.1: each void tile held is one more tile to take in
+    return SichuanShape(void).shanten(list(counts), melds)
+
+
+def _useful(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
+    # a void-suit kind never lowers the shanten (it must go again): never useful
+    return useful_kinds(counts, melds, None, "sichuan", void)
+
+
+@lru_cache(maxsize=1 << 15)
+def _waits(counts: Counts, melds: tuple[tuple[str, int, int], ...], void: int | None) -> frozenset[int]:
+    """Kinds completing a 13 - 3m hand (4 sets + pair, 七对 with no meld), none while a void-suit
+    tile is held; a kind held four times (hand and melds) is no wait (reference §4.6)."""
+    concealed = counts[:27]
+    if sum(concealed) + 3 * len(melds) != 13 or max(concealed) > 4:
+        return _NONE
+    if void is not None and any(concealed[9 * void : 9 * void + 9]):
+        return _NONE  # reference §2.3: no win while holding the void suit
+    held = list(concealed)
+    for kind, tile, _ in melds:
+        if tile >= 27:
+            return _NONE
+        held[tile] += 4 if kind == "GANG" else 3
+    found = waits_by_key(bytes(concealed), tuple(held) if melds else bytes(concealed), bool(melds), void)
+    return frozenset(int(t) for t in found)
+
+
+def _sichuan(replay: HandReplay) -> SichuanReplay:
+    return replay  # type: ignore[return-value]  # the Sichuan profile's replay class
+
+
+def _legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
+    """A legal win (no fan minimum in Sichuan, reference §3): on a discard, the replay's own
+    test (not out, not the void suit, among the waits, no pass lock §2.11); self-drawn, the
+    tile completes the hand of the 13 tiles before it (no void tile held; a kind that hand
+    holds four times is no wait, §4.6: a fifth copy only a broken record draws)."""
+    sc = _sichuan(replay)
+    if not self_drawn:
+        return sc.could_win(seat, tile)
+    p = sc.p[seat]
+    if p.won or tile >= 27 or not p.counts[tile]:
+        return False
+    before = (*p.counts[:tile], p.counts[tile] - 1, *p.counts[tile + 1 :])
+    return tile in _waits(before, tuple(p.melds), p.void)
+
+
+def _may_discard(replay: HandReplay, seat: int, tile: int) -> bool:
+    """Profile ``deal.void_discard = "strict"``: while a void-suit tile is held, only void-suit
+    tiles may go (reference §2.3); ``lenient``: any tile."""
+    sc = _sichuan(replay)
+    void = sc.p[seat].void
+    if not sc.void_strict or void is None or tile // 9 == void:
+        return True
+    return not any(sc.p[seat].counts[9 * void : 9 * void + 9])
+
+
+def _make(void: int | None) -> RulesetView:
+    """The view for a seat whose declared void suit is ``void`` (None: not declared)."""
+    return RulesetView(
+        name="sichuan",
+        size=13,
+        shanten=lambda replay, counts, melds: _shanten(counts, melds, void),
+        useful=lambda replay, counts, melds: _useful(counts, melds, void),
+        discard_shanten=lambda replay, counts, melds, kinds: {
+            t: _shanten((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, void)
+            for t in (kinds if kinds is not None else [k for k in range(34) if counts[k]])
+        },
+        waits=lambda replay, counts, melds: _waits(counts, tuple(m.as_tuple() for m in melds), void),
+        legal_win=_legal_win,
+        may_discard=_may_discard,
+        # reference §2.6, §2.3: pong and kong only, never of the void suit
+        may_claim=lambda replay, tile: void is None or tile // 9 != void,
+        face_up=lambda replay: (),
+        # the shanten is exact and a seat holding a void tile is never waiting (shanten >= 1):
+        # above 0, no tile completes the hand
+        far_waits=lambda counts, melds: False,
+        seat_view=seat_view,
+        out=lambda replay, seat: _sichuan(replay).p[seat].won,  # reference §2.10: 血战到底
+        table=lambda replay: SichuanTable(_sichuan(replay)),
+        chow=False,  # reference §2.6: no chow
+        several_winners=True,  # reference §2.9: 一炮多响, each seat decides for itself
+    )
+
+
+_VIEWS: dict[int | None, RulesetView] = {}
+
+
+def view_of_void(void: int | None) -> RulesetView:
+    """The view of a seat with void suit ``void`` (0 W, 1 T, 2 B; None: none declared)."""
+    found = _VIEWS.get(void)
+    if found is None:
+        found = _VIEWS[void] = _make(void)
+    return found
+
+
+def seat_view(replay: HandReplay, seat: int) -> RulesetView:
+    """The view answering for ``seat``: the one of its declared void suit."""
+    return view_of_void(_sichuan(replay).p[seat].void)
+
+
+VIEW = view_of_void(None)

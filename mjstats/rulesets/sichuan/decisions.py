@@ -12,7 +12,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, RulesetView
-from mjstats.integrity.useful import useful_kinds
+from mjstats.rulesets.guobiao.incremental import (
+    guobiao_discard_shanten,
+    guobiao_shanten,
+    guobiao_useful,
+    guobiao_useful_after_discards,
+)
 from mjstats.rulesets.sichuan.shape import SichuanShape
 from mjstats.rulesets.sichuan.table import SichuanTable
 from mjstats.rulesets.sichuan.win import waits_by_key
@@ -27,14 +32,90 @@ _NONE: frozenset[int] = frozenset()
 
 
 @lru_cache(maxsize=1 << 16)
-def _shanten(counts: Counts, melds: int, void: int | None) -> int:
+def _void_shanten(counts: Counts, melds: int, void: int | None) -> int:
     # reference sichuan.md §2.3, §3.1: each void tile held is one more tile to take in
     return SichuanShape(void).shanten(list(counts), melds)
 
 
+def _holds(counts: Counts, void: int | None) -> bool:
+    """Whether the hand holds a tile of the void suit (or no void is declared: the slow path)."""
+    return void is None or any(counts[9 * void : 9 * void + 9]) or max(counts) > 4
+
+
+# Without a void tile in hand a Sichuan hand's forms are Guobiao's regular form and 七对 on the
+# suited kinds (reference sichuan.md §3.1; 七对 with no meld, a quad two pairs), so the Guobiao
+# part masks answer (mjstats/rulesets/guobiao/incremental.py); a void-suit kind is then never
+# near a held tile, so never useful. A hand holding void tiles takes the shape part's exact path.
+
+
+def _shanten(counts: Counts, melds: int, void: int | None) -> int:
+    if _holds(counts, void):
+        return _void_shanten(counts, melds, void)
+    return guobiao_shanten(counts, melds)
+
+
+@lru_cache(maxsize=1 << 15)
+def _useful_with_void(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
+    """Every kind outside the void suit tried: a hand still to exchange void tiles is short of
+    real ones, so a tile far from every held one may lower its shanten too (it fills a slot)."""
+    before = _void_shanten(counts, melds, void)
+    out = []
+    for k in range(27):
+        if k // 9 == void:
+            continue  # a void-suit kind must go again: never useful
+        if _void_shanten((*counts[:k], counts[k] + 1, *counts[k + 1 :]), melds, void) < before:
+            out.append(k)
+    return frozenset(out)
+
+
 def _useful(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
-    # a void-suit kind never lowers the shanten (it must go again): never useful
-    return useful_kinds(counts, melds, None, "sichuan", void)
+    if _holds(counts, void):
+        return _useful_with_void(counts, melds, void)
+    # no void tile: only a kind within two ranks of a held tile can add a set, a partial set
+    # or a pair, as the part masks try
+    return guobiao_useful(counts, melds)
+
+
+def _without(counts: Counts, t: int) -> Counts:
+    return (*counts[:t], counts[t] - 1, *counts[t + 1 :])
+
+
+def _discard_shanten(counts: Counts, melds: int, kinds: list[int] | None, void: int | None) -> dict[int, int]:
+    """The shanten each discard of ``kinds`` leaves (a 14 - 3m hand). Every void-suit discard
+    leaves the same other tiles and one void tile fewer: one answer serves them all."""
+    if kinds is None:
+        kinds = [k for k in range(34) if counts[k]]
+    if not _holds(counts, void):
+        return guobiao_discard_shanten(counts, melds, kinds)
+    out: dict[int, int] = {}
+    void_left: int | None = None
+    for t in kinds:
+        if void is not None and t // 9 == void:
+            if void_left is None:
+                void_left = _shanten(_without(counts, t), melds, void)
+            out[t] = void_left
+        else:
+            out[t] = _shanten(_without(counts, t), melds, void)
+    return out
+
+
+def _useful_after(
+    counts: Counts, melds: int, kinds: list[int], void: int | None
+) -> dict[int, frozenset[int]]:
+    """For each discard of ``kinds``: the useful kinds of the hand it leaves (void-suit
+    discards share one answer, as above)."""
+    if not _holds(counts, void):
+        return guobiao_useful_after_discards(counts, melds, kinds)
+    out: dict[int, frozenset[int]] = {}
+    void_useful: frozenset[int] | None = None
+    for t in kinds:
+        if void is not None and t // 9 == void:
+            if void_useful is None:
+                void_useful = _useful(_without(counts, t), melds, void)
+            out[t] = void_useful
+        else:
+            out[t] = _useful(_without(counts, t), melds, void)
+    return out
 
 
 @lru_cache(maxsize=1 << 15)
@@ -91,10 +172,8 @@ def _make(void: int | None) -> RulesetView:
         size=13,
         shanten=lambda replay, counts, melds: _shanten(counts, melds, void),
         useful=lambda replay, counts, melds: _useful(counts, melds, void),
-        discard_shanten=lambda replay, counts, melds, kinds: {
-            t: _shanten((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, void)
-            for t in (kinds if kinds is not None else [k for k in range(34) if counts[k]])
-        },
+        discard_shanten=lambda replay, counts, melds, kinds: _discard_shanten(counts, melds, kinds, void),
+        useful_after=lambda replay, counts, melds, kinds: _useful_after(counts, melds, kinds, void),
         waits=lambda replay, counts, melds: _waits(counts, tuple(m.as_tuple() for m in melds), void),
         legal_win=_legal_win,
         may_discard=_may_discard,

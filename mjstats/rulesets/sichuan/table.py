@@ -89,11 +89,13 @@ class SichuanTable:
     @property
     def visible(self) -> list[int]:
         """Copies of each kind face up: every tile that entered a hand (``seen``: dealt or
-        drawn) and is not concealed in the hand of a seat still playing. That is the rivers, the
-        exposed melds, the concealed kongs (reference sichuan.md §2.7: laid face up, the kind
-        public) and the winners' hands (§2.10: shown once won), won discards included."""
-        out = list(self.replay.seen)
-        for p in self.replay.p:
-            if not p.won:
+        drawn) and is not concealed in a hand still hidden. That is the rivers, the exposed
+        melds, the concealed kongs (reference sichuan.md §2.7: laid face up, the kind public),
+        the won discards and, under ``play.winner_hand_public`` (§2.10), the winners' hands."""
+        replay = self.replay
+        shown = replay.rules.play.winner_hand_public
+        out = list(replay.seen)
+        for p in replay.p:
+            if not (p.won and shown):
                 out = [n - c for n, c in zip(out, p.counts, strict=True)]
         return [max(n, 0) for n in out] + _PAD

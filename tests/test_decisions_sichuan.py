@@ -350,3 +350,46 @@ def test_view_equals_the_oracle_on_random_hands(tiles: list[int], void: int) -> 
     if any(hand[9 * void : 9 * void + 9]):
         # a void tile's discard is always among the best
         assert min(left[t] for t in kinds if t // 9 == void) == best
+
+
+# --- the stage, the CLI and the styles -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def styled_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from mjstats.formats.canonical import write_canonical
+    from mjstats.sim.matches import parse_players
+    from mjstats.store import SourceInput, ingest_sources
+
+    root = tmp_path_factory.mktemp("decisions-sichuan")
+    players = parse_players("g:greedy,v:voidfirst,f:flush,k:konger", "sichuan")
+    records = root / "sim.jsonl"
+    write_canonical(iter(simulate(SimConfig("sichuan", 48, seed=13, players=players))), records)
+    ingest_sources([SourceInput(records, "canonical")], root / "ds")
+    return root / "ds"
+
+
+def test_the_cli_judges_sichuan_and_void_first_play_is_near_the_top(
+    styled_dataset: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``mjstats decisions`` on Sichuan hands: none left "not judged"; on the simulator the
+    void-first and greedy styles (void tiles first, then the least shanten) are efficient and
+    the flush chaser (tiles outside one suit first) is not (docs/decisions.md)."""
+    from mjstats import open_dataset, stats
+    from mjstats.cli import main
+
+    assert main(["decisions", str(styled_dataset)]) == 0
+    printed = capsys.readouterr()
+    assert "judged 48 hands" in printed.out + printed.err
+    assert "not judged" not in printed.out + printed.err
+    table = open_dataset(styled_dataset).table("decisions")
+    assert set(table["ruleset"].astype(str)) == {"sichuan"}
+    frame = stats.compute(styled_dataset, "efficiency_rate", by="style").set_index("style")
+    flush = frame.loc["flush"]
+    for style in ("greedy", "voidfirst"):
+        assert frame.loc[style, "value"] >= 0.93
+        assert flush["ci_high"] < frame.loc[style, "ci_low"]  # intervals apart
+    lost = stats.compute(styled_dataset, "useful_lost", by="style").set_index("style")
+    assert lost.loc["flush", "value"] > lost.loc["voidfirst", "value"]
+    metrics = "danger_rate,missed_win_rate"
+    assert main(["stats", str(styled_dataset), "--metric", metrics, "--json", "-q"]) == 0

@@ -76,11 +76,12 @@ def _pairs_missing(counts: Counts, void: int) -> int:
 
 
 @lru_cache(maxsize=1 << 18)
-def oracle_shanten(counts: Counts, melds: int, void: int | None) -> int:
+def oracle_shanten(counts: Counts, melds: int, void: int | None, melded: frozenset[int] = frozenset()) -> int:
     """The shanten (13 - 3m tiles: 0 waiting; 14 - 3m: -1 complete) with ``void`` the declared
-    void suit (None: the suit whose loss costs least)."""
+    void suit (None: the suit whose loss costs least among those not in ``melded``, the suits
+    of the melds; none left: 99, the hand can never win)."""
     if void is None:
-        return min(oracle_shanten(counts, melds, s) for s in range(3))
+        return min((oracle_shanten(counts, melds, s) for s in range(3) if s not in melded), default=99)
     missing = _regular_missing(counts, melds, void)
     if melds == 0:
         missing = min(missing, _pairs_missing(counts, void))
@@ -91,17 +92,27 @@ def _changed(counts: Counts, k: int, delta: int) -> Counts:
     return (*counts[:k], counts[k] + delta, *counts[k + 1 :])
 
 
-def oracle_discard_shanten(counts: Counts, melds: int, void: int | None, kinds: list[int]) -> dict[int, int]:
+def oracle_discard_shanten(
+    counts: Counts, melds: int, void: int | None, kinds: list[int], melded: frozenset[int] = frozenset()
+) -> dict[int, int]:
     """The shanten each discard of ``kinds`` leaves in a 14 - 3m tile hand."""
-    return {t: oracle_shanten(_changed(counts, t, -1), melds, void) for t in kinds}
+    return {t: oracle_shanten(_changed(counts, t, -1), melds, void, melded) for t in kinds}
 
 
-def oracle_useful(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
+def oracle_useful(
+    counts: Counts, melds: int, void: int | None, melded: frozenset[int] = frozenset()
+) -> frozenset[int]:
     """The kinds (0-26) whose draw lowers the shanten of a 13 - 3m tile hand: every kind tried."""
-    before = oracle_shanten(counts, melds, void)
-    return frozenset(k for k in range(27) if oracle_shanten(_changed(counts, k, 1), melds, void) < before)
+    before = oracle_shanten(counts, melds, void, melded)
+    return frozenset(
+        k for k in range(27) if oracle_shanten(_changed(counts, k, 1), melds, void, melded) < before
+    )
 
 
-def oracle_waits(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
+def oracle_waits(
+    counts: Counts, melds: int, void: int | None, melded: frozenset[int] = frozenset()
+) -> frozenset[int]:
     """The kinds completing a 13 - 3m tile hand (shanten 0): every kind tried."""
-    return frozenset(k for k in range(27) if oracle_shanten(_changed(counts, k, 1), melds, void) == -1)
+    return frozenset(
+        k for k in range(27) if oracle_shanten(_changed(counts, k, 1), melds, void, melded) == -1
+    )

@@ -149,26 +149,31 @@ def held_with_melds(seat: Seat) -> list[int]:
     return held
 
 
+def melded_suits(seat: Seat) -> frozenset[int]:
+    """The suits of a seat's melds: with no void declared, the suits it can no longer give up."""
+    return frozenset(t // 9 for _, t, _ in seat.melds)
+
+
 def expected_row(pos: Position, strict: bool) -> tuple[int, int, int, int, int]:
     """(shanten before, after, useful kept, useful best, danger) by the oracle."""
     me = pos.seats[pos.seat]
-    counts, melds, void = tuple(me.counts), len(me.melds), me.void
+    counts, melds, void, melded = tuple(me.counts), len(me.melds), me.void, melded_suits(me)
     kinds = allowed(me, pos.tile, strict)
-    left = oracle_discard_shanten(counts, melds, void, kinds)
+    left = oracle_discard_shanten(counts, melds, void, kinds, melded)
     best = min(left.values())
     unseen = [max(0, 4 - c - v) for c, v in zip(counts, pos.visible, strict=True)]
     useful = {}
     for t in kinds:
         if left[t] == best:
             after = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
-            useful[t] = sum(unseen[k] for k in oracle_useful(after, melds, void))
+            useful[t] = sum(unseen[k] for k in oracle_useful(after, melds, void, melded))
     most = max(useful.values())
     danger = 0
     for o in range(4):
         other = pos.seats[o]
         if o == pos.seat or other.won:
             continue  # 血战到底: a seat that has won is nobody's opponent
-        waits = oracle_waits(tuple(other.counts), len(other.melds), other.void)
+        waits = oracle_waits(tuple(other.counts), len(other.melds), other.void, melded_suits(other))
         held = held_with_melds(other)
         danger += pos.tile in {k for k in waits if held[k] < 4}  # no wait on a fifth copy
     return best, left[pos.tile], useful.get(pos.tile, 0), most, danger
@@ -269,6 +274,26 @@ def test_lenient_void_discards_are_judged_among_every_tile(tmp_path: Path) -> No
     hands = list(simulate(SimConfig("sichuan", 3, 5, str(path))))
     judged = [(hand, hand_decisions(hand, prof)) for hand in hands]
     assert check_rows(judged, strict=False, shown=False) > 100
+
+
+def test_without_a_declaration_the_suit_cheapest_to_give_up_counts(tmp_path: Path) -> None:
+    """Profile ``deal.declare_void = false``: a winning hand still lacks a suit (缺一门), so the
+    shanten is the least over the suits the seat holds no meld of."""
+    text = (Path(mjstats.rulesets.sichuan.__file__).parent / "profiles" / "seed.toml").read_text("utf-8")
+    text = text.replace('name = "seed"', 'name = "undeclared"')
+    text = text.replace("declare_void = true", "declare_void = false")
+    path = tmp_path / "undeclared.toml"
+    path.write_text(text, "utf-8")
+    prof = sichuan_profile(str(path))
+    hands = list(simulate(SimConfig("sichuan", 2, 5, str(path))))
+    assert not any(ev.kind is EventKind.VOID for hand in hands for ev in hand.events)
+    judged = [(hand, hand_decisions(hand, prof)) for hand in hands]
+    assert check_rows(judged) > 80
+    # melds of two suits leave the third to give up (its tiles must go); of three, no win
+    hand = counts_of("W5 W6 W7 W8")
+    assert view_of_void(None, frozenset({0, 1})).shanten(None, hand, 3) == 0  # type: ignore[arg-type]
+    assert view_of_void(None, frozenset({0, 1})).shanten(None, counts_of("B5 B6 B7 B8"), 3) == 4  # type: ignore[arg-type]
+    assert view_of_void(None, frozenset({0, 1, 2})).shanten(None, hand, 3) == 99  # type: ignore[arg-type]
 
 
 def test_void_first_discards_are_never_inefficient(judged: list[tuple[Hand, list]]) -> None:

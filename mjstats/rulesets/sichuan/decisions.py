@@ -18,7 +18,7 @@ from mjstats.rulesets.guobiao.incremental import (
     guobiao_useful,
     guobiao_useful_after_discards,
 )
-from mjstats.rulesets.sichuan.shape import SichuanShape
+from mjstats.rulesets.sichuan.shape import void_shanten
 from mjstats.rulesets.sichuan.table import SichuanTable
 from mjstats.rulesets.sichuan.win import waits_by_key
 
@@ -31,15 +31,21 @@ __all__ = ["VIEW", "seat_view", "view_of_void"]
 _NONE: frozenset[int] = frozenset()
 
 
+Voids = tuple[int, ...]  # the suits a seat may still hold void: its declared one, or (none
+# declared) every suit it has no meld of (reference sichuan.md §2.3: a winning hand lacks one)
+
+
 @lru_cache(maxsize=1 << 16)
-def _void_shanten(counts: Counts, melds: int, void: int | None) -> int:
-    # reference sichuan.md §2.3, §3.1: each void tile held is one more tile to take in
-    return SichuanShape(void).shanten(list(counts), melds)
+def _void_shanten(counts: Counts, melds: int, voids: Voids) -> int:
+    # reference sichuan.md §2.3, §3.1: each void tile held is one more tile to take in; with no
+    # suit left to give up (melds of all three) the hand can never win, as tenpai.py says (99)
+    return min((void_shanten(counts, melds, suit) for suit in voids), default=99)
 
 
-def _holds(counts: Counts, void: int | None) -> bool:
-    """Whether the hand holds a tile of the void suit (or no void is declared: the slow path)."""
-    return void is None or any(counts[9 * void : 9 * void + 9]) or max(counts) > 4
+def _holds(counts: Counts, voids: Voids) -> bool:
+    """Whether the hand needs the exact path: it holds a tile of its declared void suit, or no
+    suit is declared (the least over the suits it may give up), or a record's fifth copy."""
+    return len(voids) != 1 or any(counts[9 * voids[0] : 9 * voids[0] + 9]) or max(counts) > 4
 
 
 # Without a void tile in hand a Sichuan hand's forms are Guobiao's regular form and 七对 on the
@@ -48,29 +54,31 @@ def _holds(counts: Counts, void: int | None) -> bool:
 # near a held tile, so never useful. A hand holding void tiles takes the shape part's exact path.
 
 
-def _shanten(counts: Counts, melds: int, void: int | None) -> int:
-    if _holds(counts, void):
-        return _void_shanten(counts, melds, void)
+def _shanten(counts: Counts, melds: int, voids: Voids) -> int:
+    if _holds(counts, voids):
+        return _void_shanten(counts, melds, voids)
     return guobiao_shanten(counts, melds)
 
 
 @lru_cache(maxsize=1 << 15)
-def _useful_with_void(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
-    """Every kind outside the void suit tried: a hand still to exchange void tiles is short of
-    real ones, so a tile far from every held one may lower its shanten too (it fills a slot)."""
-    before = _void_shanten(counts, melds, void)
+def _useful_with_void(counts: Counts, melds: int, voids: Voids) -> frozenset[int]:
+    """Every kind outside the declared void suit tried: a hand still to exchange void tiles is
+    short of real ones, so a tile far from every held one may lower its shanten too (it fills
+    a slot)."""
+    before = _void_shanten(counts, melds, voids)
+    void = voids[0] if len(voids) == 1 else None
     out = []
     for k in range(27):
         if k // 9 == void:
             continue  # a void-suit kind must go again: never useful
-        if _void_shanten((*counts[:k], counts[k] + 1, *counts[k + 1 :]), melds, void) < before:
+        if _void_shanten((*counts[:k], counts[k] + 1, *counts[k + 1 :]), melds, voids) < before:
             out.append(k)
     return frozenset(out)
 
 
-def _useful(counts: Counts, melds: int, void: int | None) -> frozenset[int]:
-    if _holds(counts, void):
-        return _useful_with_void(counts, melds, void)
+def _useful(counts: Counts, melds: int, voids: Voids) -> frozenset[int]:
+    if _holds(counts, voids):
+        return _useful_with_void(counts, melds, voids)
     # no void tile: only a kind within two ranks of a held tile can add a set, a partial set
     # or a pair, as the part masks try
     return guobiao_useful(counts, melds)
@@ -80,41 +88,44 @@ def _without(counts: Counts, t: int) -> Counts:
     return (*counts[:t], counts[t] - 1, *counts[t + 1 :])
 
 
-def _discard_shanten(counts: Counts, melds: int, kinds: list[int] | None, void: int | None) -> dict[int, int]:
-    """The shanten each discard of ``kinds`` leaves (a 14 - 3m hand). Every void-suit discard
-    leaves the same other tiles and one void tile fewer: one answer serves them all."""
+def _discard_shanten(counts: Counts, melds: int, kinds: list[int] | None, voids: Voids) -> dict[int, int]:
+    """The shanten each discard of ``kinds`` leaves (a 14 - 3m hand). Every discard of the
+    declared void suit leaves the same other tiles and one void tile fewer: one answer serves
+    them all."""
     if kinds is None:
         kinds = [k for k in range(34) if counts[k]]
-    if not _holds(counts, void):
+    if not _holds(counts, voids):
         return guobiao_discard_shanten(counts, melds, kinds)
+    void = voids[0] if len(voids) == 1 else None
     out: dict[int, int] = {}
     void_left: int | None = None
     for t in kinds:
-        if void is not None and t // 9 == void:
+        if t // 9 == void:
             if void_left is None:
-                void_left = _shanten(_without(counts, t), melds, void)
+                void_left = _shanten(_without(counts, t), melds, voids)
             out[t] = void_left
         else:
-            out[t] = _shanten(_without(counts, t), melds, void)
+            out[t] = _shanten(_without(counts, t), melds, voids)
     return out
 
 
 def _useful_after(
-    counts: Counts, melds: int, kinds: list[int], void: int | None
+    counts: Counts, melds: int, kinds: list[int], voids: Voids
 ) -> dict[int, frozenset[int]]:
-    """For each discard of ``kinds``: the useful kinds of the hand it leaves (void-suit
-    discards share one answer, as above)."""
-    if not _holds(counts, void):
+    """For each discard of ``kinds``: the useful kinds of the hand it leaves (declared
+    void-suit discards share one answer, as above)."""
+    if not _holds(counts, voids):
         return guobiao_useful_after_discards(counts, melds, kinds)
+    void = voids[0] if len(voids) == 1 else None
     out: dict[int, frozenset[int]] = {}
     void_useful: frozenset[int] | None = None
     for t in kinds:
-        if void is not None and t // 9 == void:
+        if t // 9 == void:
             if void_useful is None:
-                void_useful = _useful(_without(counts, t), melds, void)
+                void_useful = _useful(_without(counts, t), melds, voids)
             out[t] = void_useful
         else:
-            out[t] = _useful(_without(counts, t), melds, void)
+            out[t] = _useful(_without(counts, t), melds, voids)
     return out
 
 
@@ -165,15 +176,16 @@ def _may_discard(replay: HandReplay, seat: int, tile: int) -> bool:
     return not any(sc.p[seat].counts[9 * void : 9 * void + 9])
 
 
-def _make(void: int | None) -> RulesetView:
-    """The view for a seat whose declared void suit is ``void`` (None: not declared)."""
+def _make(void: int | None, voids: Voids) -> RulesetView:
+    """The view for a seat whose declared void suit is ``void`` (None: not declared, ``voids``
+    the suits it may still give up)."""
     return RulesetView(
         name="sichuan",
         size=13,
-        shanten=lambda replay, counts, melds: _shanten(counts, melds, void),
-        useful=lambda replay, counts, melds: _useful(counts, melds, void),
-        discard_shanten=lambda replay, counts, melds, kinds: _discard_shanten(counts, melds, kinds, void),
-        useful_after=lambda replay, counts, melds, kinds: _useful_after(counts, melds, kinds, void),
+        shanten=lambda replay, counts, melds: _shanten(counts, melds, voids),
+        useful=lambda replay, counts, melds: _useful(counts, melds, voids),
+        discard_shanten=lambda replay, counts, melds, kinds: _discard_shanten(counts, melds, kinds, voids),
+        useful_after=lambda replay, counts, melds, kinds: _useful_after(counts, melds, kinds, voids),
         waits=lambda replay, counts, melds: _waits(counts, tuple(m.as_tuple() for m in melds), void),
         legal_win=_legal_win,
         may_discard=_may_discard,
@@ -191,20 +203,32 @@ def _make(void: int | None) -> RulesetView:
     )
 
 
-_VIEWS: dict[int | None, RulesetView] = {}
+_VIEWS: dict[tuple[int | None, Voids], RulesetView] = {}
+_EVERY_SUIT: Voids = (0, 1, 2)
 
 
-def view_of_void(void: int | None) -> RulesetView:
-    """The view of a seat with void suit ``void`` (0 W, 1 T, 2 B; None: none declared)."""
-    found = _VIEWS.get(void)
+def _view(void: int | None, voids: Voids) -> RulesetView:
+    found = _VIEWS.get((void, voids))
     if found is None:
-        found = _VIEWS[void] = _make(void)
+        found = _VIEWS[void, voids] = _make(void, voids)
     return found
 
 
+def view_of_void(void: int | None, melded: frozenset[int] = frozenset()) -> RulesetView:
+    """The view of a seat with void suit ``void`` (0 W, 1 T, 2 B; None: none declared, then
+    ``melded`` are the suits of its melds, which it can no longer give up)."""
+    if void is not None:
+        return _view(void, (void,))
+    return _view(None, tuple(s for s in _EVERY_SUIT if s not in melded))
+
+
 def seat_view(replay: HandReplay, seat: int) -> RulesetView:
-    """The view answering for ``seat``: the one of its declared void suit."""
-    return view_of_void(_sichuan(replay).p[seat].void)
+    """The view answering for ``seat``: the one of its declared void suit (or, none declared,
+    of the suits its melds leave it free to give up)."""
+    p = _sichuan(replay).p[seat]
+    if p.void is not None:
+        return view_of_void(p.void)
+    return view_of_void(None, frozenset(tile // 9 for _, tile, _ in p.melds))
 
 
 VIEW = view_of_void(None)

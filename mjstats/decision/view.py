@@ -5,6 +5,8 @@ concealed hand, the tile kinds that would lower it, what each discard would leav
 that complete a waiting hand, whether a win on a tile is legal and worth the minimum, and which
 discards and claims are allowed. Each ruleset package defines its view (its ``decisions`` part,
 ``VIEW``); everything in :mod:`mjstats.decision` asks through it and names no ruleset.
+Where the answers depend on the seat (Sichuan's declared void suit) a view hands out one view
+per seat; a replay keeping its own seat state gives the judge a :class:`Table` to read.
 """
 
 from __future__ import annotations

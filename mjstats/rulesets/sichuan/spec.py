@@ -26,4 +26,5 @@ RULESET = Ruleset(
     starting_shanten=True,  # the deal test compares seats: 13 dealt tiles, no void declared yet
     shape="shape:shape_for",
     shanten="tenpai:shanten",
+    decisions="decisions:VIEW",
 )

@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from mjstats.integrity.distributions import t_quantile, t_sf, z_p_value
+from mjstats.integrity.contrasts import t_over_matches
+from mjstats.integrity.distributions import t_quantile, z_p_value
 from mjstats.integrity.rows import Z95, Row, subject_of, z_row
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
@@ -172,23 +173,19 @@ class Outcomes:
 def _over_matches(row: Row, excess: list[float]) -> Row:
     """Judge a count row by its matches' excesses (Student t, matches - 1 df) where it has enough
     matches; the row keeps its binomial normal (and says so) where it has too few."""
-    if row["p_value"] is None or len(excess) < MIN_MATCHES:
+    if row["p_value"] is None:
         return row
-    m = len(excess)
-    mean = sum(excess) / m
-    spread = sum((e - mean) ** 2 for e in excess) / (m - 1)
-    if spread <= 0:
+    judged = t_over_matches(excess, MIN_MATCHES)
+    if judged is None:
         return row
-    variance = m * spread  # of the summed contrast
-    t = sum(excess) / math.sqrt(variance)
-    half = OWN_SHARE * t_quantile(0.975, m - 1) * math.sqrt(variance)
+    half = OWN_SHARE * t_quantile(0.975, judged.df) * judged.total_sd
     observed, expected = row["observed"], row["expected"]
     row.update(
         null=NULL,
         statistic_name="t",
-        statistic=t,
-        df=m - 1,
-        p_value=min(1.0, 2.0 * t_sf(abs(t), m - 1)),
+        statistic=judged.t,
+        df=judged.df,
+        p_value=judged.p_value,
         effect=observed / expected,
         effect_low=(observed - half) / expected,
         effect_high=(observed + half) / expected,
@@ -223,17 +220,10 @@ def _score_row(
         row["note"] = "too small to judge: every score of the role is the same"
         return row
     diff = (observed - expected) / n
-    m = len(excess)
-    spread = 0.0
-    if m >= MIN_MATCHES:
-        mean = sum(excess) / m
-        spread = sum((e - mean) ** 2 for e in excess) / (m - 1)
-    if spread > 0:
-        across = m * spread
-        t = sum(excess) / math.sqrt(across)
-        half = OWN_SHARE * t_quantile(0.975, m - 1) * math.sqrt(across) / n
-        p_value = min(1.0, 2.0 * t_sf(abs(t), m - 1))
-        row.update(null=NULL, statistic_name="t", statistic=t, df=m - 1, p_value=p_value)
+    judged = t_over_matches(excess, MIN_MATCHES)
+    if judged is not None:
+        half = OWN_SHARE * t_quantile(0.975, judged.df) * judged.total_sd / n
+        row.update(null=NULL, statistic_name="t", statistic=judged.t, df=judged.df, p_value=judged.p_value)
     else:
         z = (observed - expected) / math.sqrt(variance)
         half = Z95 * math.sqrt(variance) / n

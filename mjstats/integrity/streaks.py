@@ -24,10 +24,9 @@ matches - 1 df, two-sided). Effect: that difference in wins a match, with its 95
 from __future__ import annotations
 
 import itertools
-import math
 from collections import defaultdict
 
-from mjstats.integrity.distributions import t_sf
+from mjstats.integrity.contrasts import t_over_matches
 from mjstats.integrity.rows import Z95, Row, _base, subject_of
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
@@ -89,26 +88,20 @@ class Streaks:
         if m < MIN_MATCHES:
             row["note"] = f"too small to judge: {m} matches ({MIN_MATCHES} needed)"
             return row
-        mean, var = _mean_var([d for _, _, d in matches])
-        if var <= 0:
+        judged = t_over_matches([d for _, _, d in matches], MIN_MATCHES)
+        if judged is None:
             row["note"] = "too small to judge: no hand after a win differs from its baseline"
             return row
-        se = math.sqrt(var / m)
-        z = mean / se
+        mean, se = judged.mean, judged.mean_se
         row.update(
-            statistic=z,
-            df=m - 1,
-            p_value=min(1.0, 2.0 * t_sf(abs(z), m - 1)),
+            statistic=judged.t,
+            df=judged.df,
+            p_value=judged.p_value,
             effect=mean,
             effect_low=mean - Z95 * se,
             effect_high=mean + Z95 * se,
         )
         return row
-
-
-def _mean_var(values: list[float]) -> tuple[float, float]:
-    mean = sum(values) / len(values)
-    return mean, sum((v - mean) ** 2 for v in values) / (len(values) - 1)
 
 
 def _match_sums(played: list[_Played]) -> dict[object, tuple[int, float]]:

@@ -1,4 +1,5 @@
-"""Student's t over per-match contrasts, against a closed form and its own invariants."""
+"""The table contrasts and Student's t over them, against hand-worked values, a closed form and
+their invariants."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mjstats.integrity.contrasts import t_over_matches
+from mjstats.integrity.contrasts import t_over_matches, table_contrasts
 
 _values = st.lists(st.floats(-50, 50, allow_nan=False).map(lambda v: round(v, 3)), min_size=2, max_size=40)
 
@@ -41,3 +42,32 @@ def test_t_is_the_mean_over_its_standard_error_and_turns_with_the_sign(values: l
     assert 0.0 <= judged.p_value <= 1.0
     flipped = t_over_matches([-v for v in values], 2)
     assert flipped is not None and flipped.t == -judged.t and flipped.p_value == judged.p_value
+
+
+def test_a_table_contrast_is_the_excess_less_the_others_mean() -> None:
+    got = table_contrasts({"ann": (3.0, 0.0), "bo": (-1.0, 1.0), "cai": (0.0, -2.0), "dee": (1.0, 4.0)})
+    assert list(got) == ["ann", "bo", "cai", "dee"]  # the table's order
+    assert got["ann"].values == (3.0, 0.0 - (1.0 - 2.0 + 4.0) / 3)
+    assert got["bo"].values == (-1.0 - (3.0 + 0.0 + 1.0) / 3, 1.0 - (0.0 - 2.0 + 4.0) / 3)
+    assert {c.others for c in got.values()} == {3} and got["ann"].own_share == 3 / 4
+
+
+def test_nobody_to_compare_with_gives_no_contrast() -> None:
+    assert table_contrasts({"ann": (2.0,)}) == {}
+    assert table_contrasts({}) == {}
+    two = table_contrasts({"ann": (2.0,), "bo": (0.0,)})
+    assert two["ann"].values == (2.0,) and two["ann"].others == 1 and two["ann"].own_share == 1 / 2
+
+
+@given(st.lists(st.integers(-20, 20), min_size=2, max_size=4))
+def test_a_table_s_contrasts_sum_to_zero_and_its_own_share_recovers_a_zero_sum_excess(
+    excesses: list[int],
+) -> None:
+    table = {seat: (float(e),) for seat, e in enumerate(excesses)}
+    got = table_contrasts(table)
+    assert math.isclose(sum(c.values[0] for c in got.values()), 0.0, abs_tol=1e-9)
+    centred = {s: (e[0] - sum(excesses) / len(excesses),) for s, e in table.items()}
+    for seat, c in table_contrasts(centred).items():
+        assert c.others == len(excesses) - 1
+        # where the table's excesses sum to zero, the subject's own is its share of the contrast
+        assert math.isclose(c.own_share * c.values[0], centred[seat][0], abs_tol=1e-9)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from mjstats.integrity.contrasts import t_over_matches
+from mjstats.integrity.contrasts import TableContrast, t_over_matches, table_contrasts
 from mjstats.integrity.distributions import t_quantile, z_p_value
 from mjstats.integrity.rows import Z95, Row, subject_of, z_row
 from mjstats.integrity.subjects import who
@@ -114,7 +114,7 @@ class Outcomes:
         for (ruleset, subject), a in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             subj = subject_of(self.by, subject)
             n = int(a[0])
-            excess = contrasts.get((ruleset, subject), [])
+            matches = contrasts.get((ruleset, subject), [])
             for test, i, column in (("outcome.win", 1, 0), ("outcome.deal_in", 4, 1)):
                 row = z_row(
                     test,
@@ -127,7 +127,7 @@ class Outcomes:
                     n=n,
                     null=NULL_FEW,
                 )
-                out.append(_over_matches(row, [e[column] for e in excess]))
+                out.append(_over_matches(row, [c.values[column] for c in matches]))
             out.append(
                 _score_row(
                     ruleset,
@@ -137,19 +137,19 @@ class Outcomes:
                     observed=a[7],
                     expected=a[8],
                     variance=a[9],
-                    excess=[e[2] for e in excess],
+                    excess=[c.values[2] for c in matches],
                 )
             )
         return out
 
-    def _contrasts(self) -> dict[tuple[str, object], list[tuple[float, float, float]]]:
+    def _contrasts(self) -> dict[tuple[str, object], list[TableContrast]]:
         """Per (ruleset, subject), one entry a match (in match order): its (wins, deal-ins, score)
-        minus their role means, less the mean of the same for the others at its table."""
+        minus their role means, against the same for the others at its table."""
         means = {}
         for (ruleset, role), tot in self.roles.items():
             if tot[0]:
                 means[(ruleset, role)] = (tot[1] / tot[0], tot[2] / tot[0], tot[3] / tot[0])
-        out: dict[tuple[str, object], list[tuple[float, float, float]]] = defaultdict(list)
+        out: dict[tuple[str, object], list[TableContrast]] = defaultdict(list)
         for (ruleset, _), table in sorted(self.matches.items(), key=lambda kv: kv[0]):
             excess = {}
             for subject, roles in table.items():
@@ -160,13 +160,8 @@ class Outcomes:
                     d += deal_ins - n * p_in
                     sc += score - n * mean
                 excess[subject] = (w, d, sc)
-            if len(excess) < 2:
-                continue  # nobody to compare with
-            total = [sum(e[i] for e in excess.values()) for i in range(3)]
-            k = len(excess) - 1
-            for subject, e in excess.items():
-                contrast = tuple(e[i] - (total[i] - e[i]) / k for i in range(3))
-                out[(ruleset, subject)].append(contrast)  # type: ignore[arg-type]
+            for subject, contrast in table_contrasts(excess).items():
+                out[(ruleset, subject)].append(contrast)
         return out
 
 

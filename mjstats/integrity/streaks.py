@@ -18,7 +18,9 @@ Under a fair platform each match's sum of (win - baseline) has the same mean for
 (not 0: fair simulated hands can show wins after wins above this baseline, from the rules, not
 from any one player), and matches are independent: in each match the subject's excess minus the
 mean excess of the others at the table, averaged over matches against its spread (Student t,
-matches - 1 df, two-sided). Effect: that difference in wins a match, with its 95% interval.
+matches - 1 df, two-sided). Effect: that difference in wins a match, with its 95% interval. A
+match where the subject sits alone (by player: every seat unnamed, or one name at every seat) has
+nobody to compare with and is not counted, as in the outcome tests.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 
-from mjstats.integrity.contrasts import t_over_matches
+from mjstats.integrity.contrasts import t_over_matches, table_contrasts
 from mjstats.integrity.rows import Z95, Row, _base, subject_of
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
@@ -65,12 +67,14 @@ class Streaks:
         for (ruleset, _), played in self.matches.items():
             played = sorted(played, key=lambda p: p[0])
             found = _match_sums(played)
-            subjects = {s for _, roles, _ in played for s in roles}
-            excess = {s: found[s][0] - found[s][1] if s in found else 0.0 for s in subjects}
+            # every subject of the match, in the order first seen (a fixed order: deterministic sums)
+            subjects = dict.fromkeys(s for _, roles, _ in played for s in roles)
+            excess = {s: (found[s][0] - found[s][1] if s in found else 0.0,) for s in subjects}
             for s in subjects:
-                others = [excess[o] for o in subjects if o != s]
+                per.setdefault((ruleset, s), [])  # a subject alone at its table still gets its row
+            for s, contrast in table_contrasts(excess).items():
                 o, e = found.get(s, (0, 0.0))
-                per[(ruleset, s)].append((o, e, excess[s] - sum(others) / max(len(others), 1)))
+                per[(ruleset, s)].append((o, e, contrast.values[0]))
         return [
             self._row(ruleset, subject, matches)
             for (ruleset, subject), matches in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))

@@ -4,11 +4,17 @@ their invariants."""
 from __future__ import annotations
 
 import math
+import random
+from collections import defaultdict
+from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from mjstats.integrity.contrasts import t_over_matches, table_contrasts
+from mjstats.integrity.distributions import t_quantile
+from mjstats.integrity.outcomes import Outcomes
+from tests.integrity_data import result_hand
 
 _values = st.lists(st.floats(-50, 50, allow_nan=False).map(lambda v: round(v, 3)), min_size=2, max_size=40)
 
@@ -71,3 +77,37 @@ def test_a_table_s_contrasts_sum_to_zero_and_its_own_share_recovers_a_zero_sum_e
         assert c.others == len(excesses) - 1
         # where the table's excesses sum to zero, the subject's own is its share of the contrast
         assert math.isclose(c.own_share * c.values[0], centred[seat][0], abs_tol=1e-9)
+
+
+def test_the_outcome_interval_takes_the_own_share_from_the_others_at_the_table() -> None:
+    """By player, one name at two seats leaves two others at the table: the subject's own excess
+    is 2/3 of its contrast, not the 3/4 of four players. The win row's interval is worked out
+    here again from the hands: role rates, each match's excesses, the contrast, Student t."""
+    rng = random.Random(8)
+    hands = []
+    for i in range(16 * 12):
+        winner = rng.randrange(4)
+        hand = result_hand(i, winner, (winner + 1 + rng.randrange(3)) % 4)
+        hands.append(replace(hand, players=("ann", "ann", "bo", "cai")))
+    outcomes = Outcomes("player")
+    for hand in hands:
+        outcomes.add(hand)
+    row = next(r for r in outcomes.rows() if r["test"] == "outcome.win" and r["subject"] == {"player": "bo"})
+    assert row["statistic_name"] == "t" and row["df"] == 11
+
+    seat_hands, wins = defaultdict(int), defaultdict(int)  # by role
+    for hand in hands:
+        for seat in range(4):
+            role = seat == hand.dealer
+            seat_hands[role] += 1
+            wins[role] += hand.result.winner == seat
+    excess: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for hand in hands:
+        for seat, name in enumerate(hand.players):
+            role = seat == hand.dealer
+            excess[hand.match_id][name] += (hand.result.winner == seat) - wins[role] / seat_hands[role]
+    contrasts = [e["bo"] - (e["ann"] + e["cai"]) / 2 for e in excess.values()]
+    judged = t_over_matches(contrasts, 2)
+    assert judged is not None and math.isclose(row["statistic"], judged.t, rel_tol=1e-9)
+    half = row["effect_high"] * row["expected"] - row["observed"]
+    assert math.isclose(half, 2 / 3 * t_quantile(0.975, 11) * judged.total_sd, rel_tol=1e-9)

@@ -17,8 +17,9 @@ their mean excess (the seats of one table share a fixed number of wins a hand, m
 against 0 with Student's t (matches - 1 df, two-sided), their spread estimated from the matches
 themselves. With fewer than ``MIN_MATCHES`` matches the binomial variance and a normal null are
 used, and the row says so. The effect (observed/expected, score difference a hand) has its 95%
-interval from the same spread: with four at a table the subject's own excess is 3/4 of the
-contrast summed over the matches.
+interval from the same spread: with k others at a table the subject's own excess is k/(k + 1)
+of its contrast (3/4 with four at a table, as in every ruleset by seat), and the interval takes
+the mean of that share over the subject's matches.
 By player these tests measure skill as much as luck: a strong player wins more on a fair
 platform. By seat they should find nothing on a fair platform.
 """
@@ -43,9 +44,6 @@ NULL_FEW = (
 )
 # matches a subject needs for the spread of its match excesses (else the binomial variance)
 MIN_MATCHES = 8
-# the subject's own summed excess is this share of its summed contrast with the table's other
-# three (the role means make the four excesses sum to zero over the run)
-OWN_SHARE = 3 / 4
 # A summed score is far from normal over few hands (a single big win dominates it)
 MIN_SCORE_HANDS = 200
 
@@ -127,7 +125,7 @@ class Outcomes:
                     n=n,
                     null=NULL_FEW,
                 )
-                out.append(_over_matches(row, [c.values[column] for c in matches]))
+                out.append(_over_matches(row, matches, column))
             out.append(
                 _score_row(
                     ruleset,
@@ -137,7 +135,7 @@ class Outcomes:
                     observed=a[7],
                     expected=a[8],
                     variance=a[9],
-                    excess=[c.values[2] for c in matches],
+                    matches=matches,
                 )
             )
         return out
@@ -165,15 +163,23 @@ class Outcomes:
         return out
 
 
-def _over_matches(row: Row, excess: list[float]) -> Row:
-    """Judge a count row by its matches' excesses (Student t, matches - 1 df) where it has enough
-    matches; the row keeps its binomial normal (and says so) where it has too few."""
+def _own_share(matches: list[TableContrast]) -> float:
+    """The share of the summed contrast that is the subject's own summed excess: k/(k + 1) for k
+    others at the table (the role means make the excesses sum to zero over the run), averaged
+    over the matches (by seat k is always 3)."""
+    return sum(c.own_share for c in matches) / len(matches)
+
+
+def _over_matches(row: Row, matches: list[TableContrast], column: int) -> Row:
+    """Judge a count row by its matches' contrasts in ``column`` (Student t, matches - 1 df)
+    where it has enough matches; the row keeps its binomial normal (and says so) where it has
+    too few."""
     if row["p_value"] is None:
         return row
-    judged = t_over_matches(excess, MIN_MATCHES)
+    judged = t_over_matches([c.values[column] for c in matches], MIN_MATCHES)
     if judged is None:
         return row
-    half = OWN_SHARE * t_quantile(0.975, judged.df) * judged.total_sd
+    half = _own_share(matches) * t_quantile(0.975, judged.df) * judged.total_sd
     observed, expected = row["observed"], row["expected"]
     row.update(
         null=NULL,
@@ -197,7 +203,7 @@ def _score_row(
     observed: float,
     expected: float,
     variance: float,
-    excess: list[float],
+    matches: list[TableContrast],
 ) -> Row:
     """A summed score against the role means: Student t over the matches' excesses (a normal z
     on the role variances with too few matches), two-sided; effect the mean difference a hand.
@@ -215,9 +221,9 @@ def _score_row(
         row["note"] = "too small to judge: every score of the role is the same"
         return row
     diff = (observed - expected) / n
-    judged = t_over_matches(excess, MIN_MATCHES)
+    judged = t_over_matches([c.values[2] for c in matches], MIN_MATCHES)
     if judged is not None:
-        half = OWN_SHARE * t_quantile(0.975, judged.df) * judged.total_sd / n
+        half = _own_share(matches) * t_quantile(0.975, judged.df) * judged.total_sd / n
         row.update(null=NULL, statistic_name="t", statistic=judged.t, df=judged.df, p_value=judged.p_value)
     else:
         z = (observed - expected) / math.sqrt(variance)

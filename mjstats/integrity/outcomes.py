@@ -51,8 +51,6 @@ MIN_SCORE_HANDS = 200
 class Outcomes:
     def __init__(self, by: str) -> None:
         self.by = by
-        # (ruleset, subject, role) -> [seat-hands, wins, deal-ins, score sum]
-        self.cells: dict[tuple[str, object, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0])
         # (ruleset, role) -> [seat-hands, wins, deal-ins, score sum, score sum of squares,
         #                     wins squared, deal-ins squared] (per seat-hand)
         self.roles: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0.0, 0, 0])
@@ -67,14 +65,12 @@ class Outcomes:
             deal_in = sum(1 for w in r.wins if w.loser == seat and w.winner != seat) if r.is_win else 0
             score = r.scores[seat] if r.scores is not None and len(r.scores) == 4 else 0
             subject = who(hand, seat, self.by)
-            cell = self.cells[(hand.ruleset, subject, role)]
             played = self.matches[(hand.ruleset, hand.match_id)].setdefault(subject, {})
             in_match = played.setdefault(role, [0, 0, 0, 0.0])
-            for acc in (cell, in_match):
-                acc[0] += 1
-                acc[1] += win
-                acc[2] += deal_in
-                acc[3] += score
+            in_match[0] += 1
+            in_match[1] += win
+            in_match[2] += deal_in
+            in_match[3] += score
             tot = self.roles[(hand.ruleset, role)]
             tot[0] += 1
             tot[1] += win
@@ -83,6 +79,19 @@ class Outcomes:
             tot[4] += score * score
             tot[5] += win * win
             tot[6] += deal_in * deal_in
+
+    @property
+    def cells(self) -> dict[tuple[str, object, str], list[float]]:
+        """(ruleset, subject, role) -> [seat-hands, wins, deal-ins, score sum]: the matches'
+        counts summed (every count is whole, so the sums are exact in any order)."""
+        out: dict[tuple[str, object, str], list[float]] = {}
+        for (ruleset, _), table in self.matches.items():
+            for subject, roles in table.items():
+                for role, counts in roles.items():
+                    cell = out.setdefault((ruleset, subject, role), [0, 0, 0, 0.0])
+                    for i, count in enumerate(counts):
+                        cell[i] += count
+        return out
 
     def rows(self) -> list[Row]:
         per: dict[tuple[str, object], list[float]] = defaultdict(

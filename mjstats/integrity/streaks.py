@@ -112,23 +112,25 @@ def _match_sums(played: list[_Played]) -> dict[object, tuple[int, float]]:
     """Per subject of one match (hands in order): wins in the hands right after its own win that
     it does not deal, and the sum of their baselines (its win rate in the match as a non-dealer,
     without the pair's two hands)."""
-    tally: dict[tuple[object, str], list[int]] = defaultdict(lambda: [0, 0])  # hands, wins
+    # hands and wins per subject as a non-dealer: the only role a pair is judged in
+    tally: dict[object, list[int]] = defaultdict(lambda: [0, 0])
     for _, roles, won in played:
         for subject, role in roles.items():
-            cell = tally[(subject, role)]
-            cell[0] += 1
-            cell[1] += subject in won
+            if role == "other":
+                cell = tally[subject]
+                cell[0] += 1
+                cell[1] += subject in won
     out: dict[object, tuple[int, float]] = {}
     for (no_before, roles_before, won_before), (no, roles, won) in itertools.pairwise(played):
         if no != no_before + 1:
             continue  # a hand missing from the match: no pair
         for subject in won_before:
-            role = roles.get(subject)
-            if role != "other":
+            if roles.get(subject) != "other":
                 continue  # absent, or dealing: a dealer's hands stop when it loses (module doc)
-            hands, wins = tally[(subject, role)]
-            hands -= 1 + (roles_before.get(subject) == role)
-            wins -= (subject in won) + (roles_before.get(subject) == role)  # it won the hand before
+            hands, wins = tally[subject]
+            before = roles_before.get(subject) == "other"  # the hand before was one of them too
+            hands -= 1 + before
+            wins -= (subject in won) + before  # it won the hand before
             if hands <= 0:
                 continue  # no other hand of that role in the match: no baseline
             o, e = out.get(subject, (0, 0.0))

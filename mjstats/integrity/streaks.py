@@ -29,7 +29,7 @@ import itertools
 from collections import defaultdict
 
 from mjstats.integrity.contrasts import t_over_matches, table_contrasts
-from mjstats.integrity.rows import Z95, Row, _base, subject_of
+from mjstats.integrity.rows import Z95, Row, blank_row, subject_of
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
 
@@ -81,7 +81,7 @@ class Streaks:
         ]
 
     def _row(self, ruleset: str, subject: object, matches: list[tuple[int, float, float]]) -> Row:
-        row = _base(self.test, ruleset, self.by, subject_of(self.by, subject), NULL, len(matches))
+        row = blank_row(self.test, ruleset, self.by, subject_of(self.by, subject), NULL, len(matches))
         row.update(
             observed=sum(o for o, _, _ in matches),
             expected=sum(e for _, e, _ in matches),

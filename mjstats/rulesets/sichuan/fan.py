@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
+from mjstats.rulesets.sichuan.slot_setters import slot_setters
 from mjstats.rulesets.sichuan.suit_table import ENTRIES, combine, suit_entry
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
@@ -148,8 +149,9 @@ class WinScore:
 
 # The slots' own setters of WinScore, in field order: the generated __init__ of a frozen
 # dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
-# into the same object (tests/test_sichuan_speed.py).
-_WIN_SCORE_SETTERS = tuple(getattr(WinScore, f.name).__set__ for f in fields(WinScore))
+# into the same object. slot_setters refuses, at import, a WinScore that does more than set its
+# fields (tests/test_sichuan_speed.py).
+_WIN_SCORE_SETTERS = slot_setters(WinScore, [f.name for f in fields(WinScore)])
 
 
 def _win_score(*values: object) -> WinScore:

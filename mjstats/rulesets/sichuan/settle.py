@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
+from mjstats.rulesets.sichuan.slot_setters import slot_setters
 from mjstats.rulesets.sichuan.tiles import (
     check_copies,
     count_tiles,
@@ -156,11 +157,10 @@ class Payment:
 
 # The slots' own setters of Payment: the generated __init__ of a frozen dataclass sets each field
 # through object.__setattr__; a hand's payments (nine on average) are built by these instead,
-# about twice as fast, into the same objects (tests/test_sichuan_speed.py).
+# about twice as fast, into the same objects. slot_setters refuses, at import, a Payment whose
+# fields are not _payment's arguments or that does more than set them (tests/test_sichuan_speed.py).
 _new = object.__new__
-_PAYMENT_SETTERS = tuple(
-    getattr(Payment, name).__set__ for name in ("payer", "payee", "amount", "reason", "detail", "event")
-)
+_PAYMENT_SETTERS = slot_setters(Payment, ("payer", "payee", "amount", "reason", "detail", "event"))
 
 
 def _payment(payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> Payment:

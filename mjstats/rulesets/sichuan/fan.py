@@ -13,6 +13,8 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from types import MemberDescriptorType
+from typing import Any, Final
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
@@ -150,10 +152,17 @@ class WinScore:
 # dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
 # into the same object (tests/test_sichuan_speed.py).
 _WIN_SCORE_SETTERS = tuple(getattr(WinScore, f.name).__set__ for f in fields(WinScore))
+# In the compiled build (docs/compiled.md) WinScore is a native class: object.__new__ cannot make
+# one, and its own constructor is the fast one. Slot members exist only in the pure build.
+_SLOT_SETTERS: Final = isinstance(vars(WinScore).get("fan"), MemberDescriptorType)
 
 
-def _win_score(*values: object) -> WinScore:
+def _win_score(*values: Any) -> WinScore:
     """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
+    if not _SLOT_SETTERS:  # the compiled build; a missing field is a ValueError in both
+        if len(values) != len(_WIN_SCORE_SETTERS):
+            raise ValueError(f"WinScore has {len(_WIN_SCORE_SETTERS)} fields, got {len(values)} values")
+        return WinScore(*values)
     score = object.__new__(WinScore)
     for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
         set_field(score, value)
@@ -320,9 +329,9 @@ def reading_sets(
     ``pattern``: (kind, tiles, melded), melds first. Kinds: pong, kong, concealed_kong,
     sequence, pair."""
     out: list[tuple[str, tuple[Tile, ...], bool]] = []
-    for kind, t, offer in melds:
+    for kind, meld_tile, offer in melds:
         name = "pong" if kind == "PENG" else ("concealed_kong" if offer == 0 else "kong")
-        out.append((name, (SUITED[t],) * (3 if kind == "PENG" else 4), True))
+        out.append((name, (SUITED[meld_tile],) * (3 if kind == "PENG" else 4), True))
     if shape == "seven_pairs":  # a quad is two pairs
         for k, c in enumerate(counts):
             out.extend(("pair", (SUITED[k], SUITED[k]), False) for _ in range(c // 2))

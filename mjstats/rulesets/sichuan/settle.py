@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import MemberDescriptorType
+from typing import Any, Final
 
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
@@ -74,7 +76,7 @@ class Kong:
 
     seat: int
     kind: str
-    tile: object
+    tile: Any  # a Tile or any notation suited_tile reads (Any: a compiled class checks annotations)
     discarder: int | None = None
     late: bool = False
 
@@ -92,9 +94,9 @@ class Winner:
     """One winning hand: ``hand`` is the concealed tiles without the winning tile."""
 
     seat: int
-    hand: tuple[object, ...]
-    melds: tuple[Sequence[object], ...] = ()
-    void: object = None
+    hand: tuple[Any, ...]  # Tiles or notations (see Kong.tile)
+    melds: tuple[Sequence[Any], ...] = ()
+    void: Any = None  # a suit index or name, as parse_suit reads
     earthly: bool = False  # claims 地胡
 
 
@@ -104,7 +106,7 @@ class Win:
     its player; several winners = 一炮多响) or a robbed 补杠 (``robbed_kong``; ``discarder`` is the
     robbed player). ``kong_win`` 杠上花, ``kong_discard`` 杠上炮, ``last_tile`` 海底, ``heavenly`` 天胡."""
 
-    tile: object
+    tile: Any  # see Kong.tile
     winners: tuple[Winner, ...]
     discarder: int | None = None
     robbed_kong: bool = False
@@ -120,9 +122,9 @@ class PlayerHand:
     no declaration, then holding all three suits makes a 花猪)."""
 
     seat: int
-    hand: tuple[object, ...]
-    melds: tuple[Sequence[object], ...] = ()
-    void: object = None
+    hand: tuple[Any, ...]  # see Winner
+    melds: tuple[Sequence[Any], ...] = ()
+    void: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +163,15 @@ _new = object.__new__
 _PAYMENT_SETTERS = tuple(
     getattr(Payment, name).__set__ for name in ("payer", "payee", "amount", "reason", "detail", "event")
 )
+# In the compiled build (docs/compiled.md) Payment is a native class: object.__new__ cannot make
+# one, and its own constructor is the fast one. Slot members exist only in the pure build.
+_SLOT_SETTERS: Final = isinstance(vars(Payment).get("payer"), MemberDescriptorType)
 
 
 def _payment(payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> Payment:
     """``Payment(payer, payee, amount, reason, detail, event)``, built by the slots' setters."""
+    if not _SLOT_SETTERS:  # the compiled build
+        return Payment(payer, payee, amount, reason, detail, event)
     set_payer, set_payee, set_amount, set_reason, set_detail, set_event = _PAYMENT_SETTERS
     p = _new(Payment)
     set_payer(p, payer)
@@ -544,14 +551,13 @@ def settle_indexed(
     for i, ev in events:
         if t.ended != "open":
             raise RuleError(f"event {i}: the hand already ended ({t.ended})")
-        kind = type(ev)
-        if kind is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
+        if type(ev) is Turn and type(ev.seat) is int and 0 <= ev.seat <= 3:
             turn_kongs[ev.seat] = []  # the common event, by the shortest path (as below)
-        elif kind is Win:  # the exact classes first, then any subclass by isinstance
+        elif type(ev) is Win:  # the exact classes first, then any subclass by isinstance
             _win(t, ev, i)
-        elif kind is Kong:
+        elif type(ev) is Kong:
             _kong(t, ev, i)
-        elif kind is HandEnd:
+        elif type(ev) is HandEnd:
             _hand_end(t, ev, i)
         elif isinstance(ev, Kong):
             _kong(t, ev, i)

@@ -26,4 +26,6 @@ RULESET = Ruleset(
     starting_shanten=True,  # the deal test compares seats: 13 dealt tiles, no void declared yet
     shape="shape:shape_for",
     shanten="tenpai:shanten",
+    # the settlement path: what settle_hand and is_winning_hand call per hand (docs/compiled.md)
+    compiled=("settle", "fan", "win", "suit_table", "tiles"),
 )

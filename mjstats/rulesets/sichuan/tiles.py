@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import compress
+from typing import Any
 
 from mjstats.errors import InvalidHand, TileError
 from mjstats.tiles import SUITED, Tile, parse_tile, parse_tiles
@@ -60,10 +61,10 @@ def suited_tiles(values: Iterable[object], what: str = "hand") -> tuple[Tile, ..
             values = parse_tiles(values)
         except TileError as exc:
             raise InvalidHand(f"{what}: {exc}") from None
-    values = tuple(values)
-    if not values or (set(map(type, values)) == _TILE_TYPE and max(values) < 27):
-        return values  # type: ignore[return-value]  # the common case: Tiles already
-    return tuple(suited_tile(v, what) for v in values)
+    items: tuple[Any, ...] = tuple(values)  # (Any: Tiles, checked below, or notations)
+    if not items or (set(map(type, items)) == _TILE_TYPE and max(items) < 27):
+        return items  # the common case: Tiles already
+    return tuple([suited_tile(v, what) for v in items])
 
 
 def parse_suit(value: object) -> int:

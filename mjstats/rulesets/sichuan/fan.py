@@ -13,8 +13,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from types import MemberDescriptorType
-from typing import Any, Final
+from typing import Any
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
@@ -152,18 +151,14 @@ class WinScore:
 # dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
 # into the same object (tests/test_sichuan_speed.py).
 _WIN_SCORE_SETTERS = tuple(getattr(WinScore, f.name).__set__ for f in fields(WinScore))
-# In the compiled build (docs/compiled.md) WinScore is a native class: object.__new__ cannot make
-# one, and its own constructor is the fast one. Slot members exist only in the pure build.
-_SLOT_SETTERS: Final = isinstance(vars(WinScore).get("fan"), MemberDescriptorType)
+# (WinScore.__new__: object.__new__ in the pure build; the compiled build's native class has an
+# allocator of its own, which object.__new__ refuses, and fields set by the same setters there)
+_new_score = WinScore.__new__
 
 
 def _win_score(*values: Any) -> WinScore:
     """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
-    if not _SLOT_SETTERS:  # the compiled build; a missing field is a ValueError in both
-        if len(values) != len(_WIN_SCORE_SETTERS):
-            raise ValueError(f"WinScore has {len(_WIN_SCORE_SETTERS)} fields, got {len(values)} values")
-        return WinScore(*values)
-    score = object.__new__(WinScore)
+    score = _new_score(WinScore)
     for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
         set_field(score, value)
     return score

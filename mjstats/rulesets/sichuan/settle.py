@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from types import MemberDescriptorType
-from typing import Any, Final
+from typing import Any
 
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
@@ -159,19 +158,16 @@ class Payment:
 # The slots' own setters of Payment: the generated __init__ of a frozen dataclass sets each field
 # through object.__setattr__; a hand's payments (nine on average) are built by these instead,
 # about twice as fast, into the same objects (tests/test_sichuan_speed.py).
-_new = object.__new__
+# (Payment.__new__: object.__new__ in the pure build; the compiled build's native class has an
+# allocator of its own, which object.__new__ refuses, and fields set by the same setters there)
+_new = Payment.__new__
 _PAYMENT_SETTERS = tuple(
     getattr(Payment, name).__set__ for name in ("payer", "payee", "amount", "reason", "detail", "event")
 )
-# In the compiled build (docs/compiled.md) Payment is a native class: object.__new__ cannot make
-# one, and its own constructor is the fast one. Slot members exist only in the pure build.
-_SLOT_SETTERS: Final = isinstance(vars(Payment).get("payer"), MemberDescriptorType)
 
 
 def _payment(payer: int, payee: int, amount: int, reason: str, detail: str, event: int) -> Payment:
     """``Payment(payer, payee, amount, reason, detail, event)``, built by the slots' setters."""
-    if not _SLOT_SETTERS:  # the compiled build
-        return Payment(payer, payee, amount, reason, detail, event)
     set_payer, set_payee, set_amount, set_reason, set_detail, set_event = _PAYMENT_SETTERS
     p = _new(Payment)
     set_payer(p, payer)

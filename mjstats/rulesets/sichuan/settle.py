@@ -10,8 +10,8 @@ and :class:`HandEnd` (the wall ran out: each active player's final tiles, for �
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
@@ -213,6 +213,28 @@ class HandSettlement:
                 if p.payer == seat:
                     total -= p.amount
         return total
+
+
+_T = TypeVar("_T")
+
+
+def _setters(cls: type) -> tuple[Any, ...]:
+    """The slots' own setters of a frozen dataclass, in field order (see _PAYMENT_SETTERS)."""
+    return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
+
+
+_END_STATUS_SETTERS = _setters(EndStatus)
+_SETTLEMENT_SETTERS = _setters(HandSettlement)
+
+
+def _frozen(cls: type[_T], setters: tuple[Any, ...], values: tuple[Any, ...]) -> _T:
+    """``cls(*values)`` of a frozen dataclass (every field, in order), built by its slots'
+    setters as :func:`_payment` builds a Payment: about twice as fast in the pure build, and
+    in the compiled build faster than the dataclass __init__ run by the interpreter."""
+    obj = cls.__new__(cls)
+    for set_field, value in zip(setters, values, strict=True):
+        set_field(obj, value)
+    return obj
 
 
 @dataclass(slots=True)
@@ -439,12 +461,12 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     suits = suits_held(held)
     pig = (void in suits) if void is not None else len(suits) == 3
     if pig:
-        return EndStatus(p.seat, prof.end.flower_pig, (), False, 0)
+        return _frozen(EndStatus, _END_STATUS_SETTERS, (p.seat, prof.end.flower_pig, (), False, 0))
     # the waits and each one's 查大叫 value (a discard win without situational extras, capped;
     # reference §4.6) from one pass over the hand's suits
     found, values = ready_values(counts, held, norm, void, prof)
     if not found:
-        return EndStatus(p.seat, False, (), False, 0)
+        return _frozen(EndStatus, _END_STATUS_SETTERS, (p.seat, False, (), False, 0))
     end = prof.end
     dead = False
     if end.dead_wait != "ready":
@@ -460,7 +482,7 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
         value = max(values) if end.cha_jiao_value == "max" else min(values)
     if dead and end.dead_wait == "not_ready":
         found = ()
-    return EndStatus(p.seat, False, found, dead, value)
+    return _frozen(EndStatus, _END_STATUS_SETTERS, (p.seat, False, found, dead, value))
 
 
 def _hand_end(t: _Table, ev: HandEnd, i: int) -> None:
@@ -575,14 +597,14 @@ def settle_indexed(
         next_dealer = t.dealer if prof.dealer.next_after_no_win == "stay" else (t.dealer + 1) % 4
     else:
         next_dealer = None
-    return HandSettlement(
-        payments=tuple(t.payments),
-        totals=(totals[0], totals[1], totals[2], totals[3]),
-        wins=tuple(t.wins),
-        winners=tuple(t.winners),
-        ended=t.ended,
-        end_status=t.end_status,
-        next_dealer=next_dealer,
-        profile=prof.name,
-    )
+    return _frozen(HandSettlement, _SETTLEMENT_SETTERS, (
+        tuple(t.payments),  # payments
+        (totals[0], totals[1], totals[2], totals[3]),  # totals
+        tuple(t.wins),  # wins
+        tuple(t.winners),  # winners
+        t.ended,  # ended
+        t.end_status,  # end_status
+        next_dealer,  # next_dealer
+        prof.name,  # profile
+    ))
 

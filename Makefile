@@ -74,7 +74,8 @@ $(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
 
 ## The tests of the compiled modules, run on the compiled build (it must be the one imported).
 COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py tests/test_guobiao_seeds.py \
-	tests/test_compiled.py
+	tests/test_sichuan_settle.py tests/test_sichuan_settle_variants.py tests/test_sichuan_fan.py \
+	tests/test_sichuan_win.py tests/test_sichuan_speed.py tests/test_compiled.py
 test-compiled: $(COMPILED)/.built
 	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) $(BIN)/python -P -m pytest \
 		--import-mode=append -p no:cacheprovider $(COMPILED_TESTS)
@@ -90,7 +91,7 @@ lint: $(STAMP_DEV)
 ## measured in the same run. Run them on an otherwise idle machine.
 BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit decisions simulate stats scale viewer
 ## Those of COMPILED_BENCHES run again on the compiled build (make compiled), each naming its build.
-COMPILED_BENCHES := fans
+COMPILED_BENCHES := fans sichuan
 bench: $(STAMP_DEV) $(COMPILED)/.built
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 	@for b in $(COMPILED_BENCHES); do echo "== bench/$$b.py (compiled build)"; \

@@ -21,6 +21,8 @@ holds the measured ones, with a note of which version ran).
 
 Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S] [--replay-hands N] [--rounds N]
     [--results FILE --label TEXT]
+The compiled build: ``PYTHONPATH=build/compiled .venv/bin/python -P bench/sichuan.py`` (``make
+bench`` runs both); the first line names the build measured.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import random
 import time
 from datetime import UTC, datetime
 
+from mjstats.compiled import describe_build
 from mjstats.rules import hand as shapes
 from mjstats.rulesets.fuzhou.settle import settle_win
 from mjstats.rulesets.sichuan import (
@@ -145,6 +148,7 @@ def main() -> None:
     parser.add_argument("--label", default="", help="what ran (a version, a branch), for --results")
     args = parser.parse_args()
     ROUNDS[0] = max(1, args.rounds)
+    print(describe_build())
     rng = random.Random(args.seed)
 
     hands = []

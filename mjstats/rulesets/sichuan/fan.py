@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Any
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
@@ -152,11 +153,14 @@ class WinScore:
 # into the same object. slot_setters refuses, at import, a WinScore that does more than set its
 # fields (tests/test_sichuan_speed.py).
 _WIN_SCORE_SETTERS = slot_setters(WinScore, [f.name for f in fields(WinScore)])
+# (WinScore.__new__: object.__new__ in the pure build; the compiled build's native class has an
+# allocator of its own, which object.__new__ refuses; its fields are set by the same setters)
+_new_score = WinScore.__new__
 
 
-def _win_score(*values: object) -> WinScore:
+def _win_score(*values: Any) -> WinScore:
     """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
-    score = object.__new__(WinScore)
+    score = _new_score(WinScore)
     for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
         set_field(score, value)
     return score
@@ -322,9 +326,9 @@ def reading_sets(
     ``pattern``: (kind, tiles, melded), melds first. Kinds: pong, kong, concealed_kong,
     sequence, pair."""
     out: list[tuple[str, tuple[Tile, ...], bool]] = []
-    for kind, t, offer in melds:
+    for kind, meld_tile, offer in melds:
         name = "pong" if kind == "PENG" else ("concealed_kong" if offer == 0 else "kong")
-        out.append((name, (SUITED[t],) * (3 if kind == "PENG" else 4), True))
+        out.append((name, (SUITED[meld_tile],) * (3 if kind == "PENG" else 4), True))
     if shape == "seven_pairs":  # a quad is two pairs
         for k, c in enumerate(counts):
             out.extend(("pair", (SUITED[k], SUITED[k]), False) for _ in range(c // 2))

@@ -5,7 +5,8 @@ setting the slots directly is about twice as fast and gives the same object, but
 builder sets every field and the class does nothing else when it is made. :func:`slot_setters`
 checks that when the module using it is imported: a field added, renamed or reordered, a
 ``__post_init__``, a field left out of ``__init__`` or a ``__new__`` of its own stops the import
-with one clear error, instead of records built half-made.
+with one clear error, instead of records built half-made. In the compiled build the class is
+native (C-level attributes and allocator); the same checks apply to its fields.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ def slot_setters(cls: type, names: Sequence[str]) -> tuple[Callable[[Any, Any], 
     if not dataclasses.is_dataclass(cls):
         raise SlotSetterError(f"{cls.__qualname__} is not a dataclass")
     params = cls.__dataclass_params__  # type: ignore[attr-defined]
-    if not params.frozen or "__slots__" not in cls.__dict__:
+    # a class of the compiled build (docs/compiled.md) is native: its fields are C-level
+    # attributes (getset descriptors) and it allocates with its own C-level __new__
+    native = isinstance(getattr(cls, "__new__", None), types.BuiltinMethodType) and (
+        cls.__new__ is not object.__new__
+    )
+    if not params.frozen or ("__slots__" not in cls.__dict__ and not native):
         raise SlotSetterError(f"{cls.__qualname__} must be a frozen dataclass with slots")
     fields = tuple(f.name for f in dataclasses.fields(cls))
     if tuple(names) != fields:
@@ -45,9 +51,10 @@ def slot_setters(cls: type, names: Sequence[str]) -> tuple[Callable[[Any, Any], 
     skipped = [f.name for f in dataclasses.fields(cls) if not f.init]
     if skipped:
         raise SlotSetterError(f"{cls.__qualname__}: fields outside __init__ ({', '.join(skipped)})")
-    if cls.__new__ is not object.__new__:
+    if cls.__new__ is not object.__new__ and not native:
         raise SlotSetterError(f"{cls.__qualname__} has a __new__ of its own")
     slots = [getattr(cls, name) for name in names]
-    if not all(isinstance(slot, types.MemberDescriptorType) for slot in slots):
+    kind = types.GetSetDescriptorType if native else types.MemberDescriptorType
+    if not all(isinstance(slot, kind) for slot in slots):
         raise SlotSetterError(f"{cls.__qualname__}: a field is not a slot")
     return tuple(slot.__set__ for slot in slots)

@@ -27,4 +27,6 @@ RULESET = Ruleset(
     shape="shape:shape_for",
     shanten="tenpai:shanten",
     decisions="decisions:VIEW",
+    # the settlement path: what settle_hand and is_winning_hand call per hand (docs/compiled.md)
+    compiled=("settle", "fan", "win", "suit_table", "tiles"),
 )

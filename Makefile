@@ -74,7 +74,8 @@ $(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
 
 ## The tests of the compiled modules, run on the compiled build (it must be the one imported).
 COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py tests/test_guobiao_seeds.py \
-	tests/test_compiled.py \
+	tests/test_sichuan_settle.py tests/test_sichuan_settle_variants.py tests/test_sichuan_fan.py \
+	tests/test_sichuan_win.py tests/test_sichuan_speed.py tests/test_compiled.py \
 	tests/test_replay_checks.py tests/test_replay_faults.py tests/test_replay_fuzhou.py tests/test_replay_golden.py \
 	tests/test_replay_last_tile.py tests/test_replay_oracle.py tests/test_replay_simulated.py \
 	tests/test_audit_dataset.py tests/test_decisions.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \

@@ -20,8 +20,9 @@ steady use.
 holds the measured ones, with a note of which version ran).
 
 Run: .venv/bin/python bench/sichuan.py [--hands N] [--seed S] [--replay-hands N] [--rounds N]
-    [--results FILE --label TEXT]; the compiled build: ``PYTHONPATH=build/compiled .venv/bin/python
-    -P bench/sichuan.py`` (the first line names the build measured).
+    [--results FILE --label TEXT]
+The compiled build: ``PYTHONPATH=build/compiled .venv/bin/python -P bench/sichuan.py`` (``make
+bench`` runs both); the first line names the build measured.
 """
 
 from __future__ import annotations
@@ -146,8 +147,8 @@ def main() -> None:
     parser.add_argument("--results", help="append the figures as one JSON line to this file")
     parser.add_argument("--label", default="", help="what ran (a version, a branch), for --results")
     args = parser.parse_args()
-    print(describe_build())
     ROUNDS[0] = max(1, args.rounds)
+    print(describe_build())
     rng = random.Random(args.seed)
 
     hands = []

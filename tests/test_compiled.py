@@ -86,6 +86,90 @@ def test_the_compiled_calculator_scores_as_its_source() -> None:
         assert _score(calculator.calculate_fans, case) == expected, case
 
 
+def _sichuan_results(n: int = 3000, seed: int = 11) -> list[object]:
+    """Every outcome of the Sichuan settlement path on seeded random hands, as plain JSON data:
+    ``settle_hand`` of bench/sichuan.py's random hands (kongs, one or two wins, 杠上炮, the
+    exhaustive draw) under both bundled profiles, the same hands cut short (open, or a rule
+    broken), and ``is_winning_hand`` / ``waits`` of random two-suit hands; an error as its
+    class and message."""
+    import random
+
+    from bench.sichuan import complete_hand, random_hand_events
+    from mjstats.errors import MjstatsError
+    from mjstats.rulesets.sichuan import is_winning_hand, settle_hand, waits
+
+    def settled(events: list[object], dealer: int, profile: str) -> object:
+        try:
+            s = settle_hand(events, dealer=dealer, profile=profile)  # type: ignore[arg-type]
+        except MjstatsError as exc:
+            return {"error": type(exc).__name__, "message": str(exc)}
+        return [
+            [[p.payer, p.payee, p.amount, p.reason, p.detail, p.event, p.dataset_reason] for p in s.payments],
+            list(s.totals),
+            [[seat, score.as_dict(), list(score.tiles), [list(m) for m in score.melds]]
+             for seat, score in s.wins],
+            list(s.winners), s.ended, s.next_dealer, s.profile,
+            [[e.seat, e.flower_pig, [int(t) for t in e.waits], e.dead_wait, e.value] for e in s.end_status],
+        ]
+
+    def called(fn, *args: object, **kwargs: object) -> object:
+        try:
+            out = fn(*args, **kwargs)
+        except MjstatsError as exc:
+            return {"error": type(exc).__name__, "message": str(exc)}
+        return sorted(int(t) for t in out) if isinstance(out, frozenset) else out
+
+    rng = random.Random(seed)
+    results: list[object] = []
+    for k in range(n):
+        events = random_hand_events(rng)
+        dealer, profile = k % 4, ("seed", "platform")[k % 2]
+        results.append(settled(events, dealer, profile))
+        if k % 5 == 0:  # cut short: no hand end (open), or an event dropped (often a broken rule)
+            results.append(settled(events[:-1], dealer, profile))
+            half = len(events) // 2
+            results.append(settled(events[:half] + events[half + 1 :], dealer, profile))
+        suits = rng.sample(range(3), 2)
+        pool = [f"{'WTB'[s]}{r + 1}" for s in suits for r in range(9) for _ in range(4)]
+        tiles = rng.sample(pool, 14)
+        complete = complete_hand(rng, suits)
+        if complete is not None and k % 2:  # a winning shape (七对 aside), its last tile the wait
+            tiles = [f"{'WTB'[c // 9]}{c % 9 + 1}" for c in complete]
+        void = rng.choice((None, 0, 1, 2, "W", "T", "B"))
+        results.append(called(is_winning_hand, tiles, void=void))
+        results.append(called(waits, tiles[:13], void=void))
+    return results
+
+
+@pytest.mark.skipif(not REQUIRED, reason="compares the compiled Sichuan settlement with the pure "
+                    "package: run by `make test-compiled` on build/compiled")
+def test_the_compiled_sichuan_settlement_settles_as_its_source() -> None:
+    import json
+    import subprocess
+
+    from mjstats.rulesets.sichuan import fan, settle, win
+
+    for module in (settle, fan, win):
+        assert not (module.__file__ or "").endswith(".py"), module.__name__
+    root = SOURCE.parent
+    code = ("import json; from mjstats.compiled import describe_build; "
+            "from tests.test_compiled import _sichuan_results; "
+            "print(describe_build()); print(json.dumps(_sichuan_results(), ensure_ascii=False))")
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    env.pop("MJSTATS_REQUIRE_COMPILED", None)
+    run = subprocess.run([sys.executable, "-P", "-c", code], cwd=root, env=env, capture_output=True,
+                         text=True, encoding="utf-8", check=True)
+    build, pure_json = run.stdout.splitlines()
+    assert build == "mjstats build: pure Python"
+    pure = json.loads(pure_json)
+    compiled = json.loads(json.dumps(_sichuan_results(), ensure_ascii=False))
+    assert len(compiled) == len(pure) > 9000
+    assert sum(isinstance(r, list) and len(r) == 8 for r in pure) > 2500  # settled hands
+    assert sum(isinstance(r, dict) for r in pure) > 200  # errors
+    for i, (expected, got) in enumerate(zip(pure, compiled, strict=True)):
+        assert got == expected, i
+
+
 def replay_digest() -> list[str]:
     """What the replay finds, one line a hand: the Botzone sample and each faulted copy of it
     (every check of tests/faults.py), simulated Sichuan and Fuzhou hands; with the build's name

@@ -179,7 +179,7 @@ def _simulated(ruleset: str, seed: int, hands: int = 2, players: str | None = No
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), ruleset=st.sampled_from(["guobiao", "fuzhou"]))
+@given(seed=st.integers(0, 10**6), ruleset=st.sampled_from(["guobiao", "fuzhou", "sichuan"]))
 def test_rows_are_consistent_with_their_numbers(seed, ruleset):
     for hand in _simulated(ruleset, seed, hands=1):
         rows = hand_decisions(hand)
@@ -215,7 +215,7 @@ def test_rows_are_consistent_with_their_numbers(seed, ruleset):
                 assert flags == {"missed_win"}
 
 
-@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou"])
+@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou", "sichuan"])
 def test_deal_ins_are_the_discards_won_on(ruleset):
     for hand in _simulated(ruleset, 5, hands=16):
         rows = hand_decisions(hand)

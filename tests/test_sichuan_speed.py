@@ -180,3 +180,35 @@ def test_win_scores_built_by_the_slot_setters_are_the_dataclass_s_own():
         score.fan = 0  # type: ignore[misc]
     with pytest.raises(ValueError):
         _win_score(*args[:-1])
+
+
+def test_settlements_built_by_the_slot_setters_are_the_dataclass_s_own():
+    """settle._frozen (the end status and the settlement of settle_hand) gives what the
+    dataclasses' own constructors give: equal, same hash and repr, still frozen; a missing field
+    is refused."""
+    import dataclasses
+
+    import pytest
+
+    from mjstats.rulesets.sichuan import settle as sc
+
+    hand = lambda text: tuple(text.split())  # noqa: E731
+    events = [
+        sc.Kong(3, "concealed", "B3"),
+        sc.Win("T5", (sc.Winner(1, hand("T1 T1 T1 T2 T3 T4 T4 T6 T7 T7 T7 T9 T9"), void="W"),)),
+        sc.HandEnd((
+            sc.PlayerHand(0, hand("W1 W1 W2 W2 W3 W3 T1 T1 T2 T2 T3 T3 T5"), void="B"),
+            sc.PlayerHand(2, hand("W1 W2 W4 W6 B1 B1 B2 B7 T2 T5 W9 W9 W9"), void="T"),
+            sc.PlayerHand(3, hand("B4 B5 B6 B7 B8 B9 B9 B9 W6 W6"), (("GANG", "B3", 0),), void="T"),
+        )),
+    ]
+    settled = sc.settle_hand(events)
+    assert len(settled.end_status) == 3
+    for record in (settled, *settled.end_status):
+        cls = type(record)
+        plain = cls(*(getattr(record, f.name) for f in dataclasses.fields(cls)))
+        assert record == plain and hash(record) == hash(plain) and repr(record) == repr(plain)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(record, dataclasses.fields(cls)[0].name, None)
+    with pytest.raises(ValueError):
+        sc._frozen(sc.EndStatus, sc._END_STATUS_SETTERS, (0, False, (), False))

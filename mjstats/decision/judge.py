@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import add as _add
 from operator import sub as _sub
 
-from mjstats.decision.view import RulesetView, view_for
+from mjstats.decision.view import RulesetView, Table, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import Meld, ReplayProfile
@@ -110,11 +110,12 @@ class _SeatHand:
     tiles change on its own turn and its claims only, so its waits and shanten are computed
     once per change, not at every other seat's discard."""
 
-    __slots__ = ("counts", "groups", "held", "melds", "playing", "shanten", "waits")
+    __slots__ = ("counts", "groups", "held", "melds", "playing", "shanten", "view", "waits")
 
-    def __init__(self, held: list[int], melds: list[Meld], playing: bool) -> None:
+    def __init__(self, held: list[int], melds: list[Meld], playing: bool, view: RulesetView) -> None:
         self.held = held  # a copy of the seat's concealed counts (flowers included)
         self.melds = melds  # a copy of its melds
+        self.view = view  # the view answering for the seat (its void suit, where it has one)
         self.groups = len(melds)
         self.playing = playing
         self.counts = tuple(held[:34])
@@ -128,7 +129,7 @@ class _Judge:
     def __init__(self, hand: Hand, replay: HandReplay, view: RulesetView) -> None:
         self.hand = hand
         self.replay = replay
-        self.state = replay.state
+        self.state: Table = replay.state if view.table is None else view.table(replay)
         self.view = view
         self.size = view.size
         self.rows: list[_Row] = []
@@ -155,24 +156,40 @@ class _Judge:
             handlers[kind] = lambda ev: listener(ev, inner)
 
     # --- what a seat holds and sees ------------------------------------------------------------
+    def view_of(self, seat: int) -> RulesetView:
+        """The view answering for ``seat`` (the ruleset's own, or the seat's: its void suit)."""
+        seat_view = self.view.seat_view
+        return self.view if seat_view is None else seat_view(self.replay, seat)
+
+    def is_out(self, seat: int) -> bool:
+        """The seat is out of the hand (血战到底: it has won): no decision, nobody's opponent."""
+        out = self.view.out
+        return out is not None and out(self.replay, seat)
+
     def seat_hand(self, seat: int) -> _SeatHand:
         """The seat's hand now: the one last seen while its concealed tiles are unchanged (a
         list comparison), else taken afresh."""
         player = self.state.seats[seat]
         concealed = player.concealed
         known = self.hands[seat]
-        if known is not None and known.held == concealed and known.melds == player.melds:
+        view = self.view_of(seat)
+        if (
+            known is not None
+            and known.held == concealed
+            and known.melds == player.melds
+            and known.view is view
+        ):
             return known
         melds = list(player.melds)
         playing = not any(concealed[34:]) and sum(concealed) + 3 * len(melds) == self.size
-        known = self.hands[seat] = _SeatHand(list(concealed), melds, playing)
+        known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
         return known
 
     def waits(self, known: _SeatHand) -> frozenset[int]:
         """The kinds completing a seat's (playing) hand, asked once per hand (not at all of a
         hand the view says cannot wait)."""
         if known.waits is _NOT_ASKED:
-            view = self.view
+            view = known.view
             far = view.far_waits
             if far is not None and self.hand_shanten(known) > 0 and not far(known.counts, known.groups):
                 known.waits = _NO_WAITS
@@ -182,7 +199,7 @@ class _Judge:
 
     def hand_shanten(self, known: _SeatHand) -> int:
         if known.shanten == -99:
-            known.shanten = self.view.shanten(self.replay, known.counts, known.groups)
+            known.shanten = known.view.shanten(self.replay, known.counts, known.groups)
         return known.shanten
 
     def playing(self, seat: int, extra: int = 0) -> bool:
@@ -206,18 +223,22 @@ class _Judge:
             out[k] -= 1
         return list(map(max, out, _ZEROS))
 
-    def shanten(self, counts: tuple[int, ...], groups: int) -> int:
-        return self.view.shanten(self.replay, counts, groups)
+    def shanten(self, seat: int, counts: tuple[int, ...], groups: int) -> int:
+        return self.view_of(seat).shanten(self.replay, counts, groups)
 
-    def best_after_discard(self, counts: tuple[int, ...], groups: int) -> int:
+    def best_after_discard(self, seat: int, counts: tuple[int, ...], groups: int) -> int:
         """The least shanten any one discard leaves (a hand of waiting size + 1)."""
         kinds = [t for t in range(34) if counts[t]]
-        return min(self.view.discard_shanten(self.replay, counts, groups, kinds).values(), default=99)
+        left = self.view_of(seat).discard_shanten(self.replay, counts, groups, kinds)
+        return min(left.values(), default=99)
 
     def waits_of_others(self, seat: int) -> dict[int, frozenset[int]] | None:
-        """The waits of the other seats, ready or not (None: a seat's hand is not playable)."""
+        """The waits of the other seats still in the hand, ready or not (None: a seat's hand is
+        not playable)."""
         out = {}
         for o in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+            if self.is_out(o):
+                continue  # 血战到底: a seat that has won is nobody's opponent
             known = self.seat_hand(o)
             if not known.playing:
                 return None
@@ -228,7 +249,7 @@ class _Judge:
     def on_discard(self, ev: Event, inner: Callable[[Event], None]) -> None:
         seat, tile = ev.seat, ev.tile
         row = None
-        if seat is not None and tile is not None and 0 <= seat < 4:
+        if seat is not None and tile is not None and 0 <= seat < 4 and not self.is_out(seat):
             row = self.judge_discard(ev.seq, seat, int(tile))
         inner(ev)
         self.last_discard = row
@@ -250,7 +271,7 @@ class _Judge:
         """Whether the drawn tile surely completes no hand: not among the waits of the hand
         before the draw (asked when the seat was an opponent), for a view whose wins need it."""
         before = self.hands[seat]
-        if before is None or not self.view.wins_need_waits or not before.playing:
+        if before is None or not before.view.wins_need_waits or not before.playing:
             return False
         if before.counts[drawn] + 1 != counts[drawn]:
             return False
@@ -263,13 +284,11 @@ class _Judge:
     def judge_discard(self, seq: int, seat: int, tile: int) -> _Row:
         row = _Row(seq, seat, "discard")
         self.rows.append(row)
-        state, view, replay = self.state, self.view, self.replay
+        state, view, replay = self.state, self.view_of(seat), self.replay
         others = self.waits_of_others(seat)
         self.others = others
         if others is not None:
-            row.danger = (tile in others[(seat + 1) % 4]) + (tile in others[(seat + 2) % 4]) + (
-                tile in others[(seat + 3) % 4]
-            )
+            row.danger = sum(tile in waits for waits in others.values())
         player = state.seats[seat]
         concealed = player.concealed
         if not concealed[tile] or not self.playing(seat, 1) or not view.ready(replay):
@@ -325,17 +344,19 @@ class _Judge:
         """The other seats' answers to a discard: a win or claim passed, a claim over a win."""
         answered = self.responses.get(seq, {})
         won = EventKind.HU in answered.values()
-        view, replay, state = self.view, self.replay, self.state
+        replay, state = self.replay, self.state
+        several = self.view.several_winners
         self.claim_missed = {}
         last = state.wall.remaining((discarder + 1) % 4) == 0
         others = self.others
         for o in range(4):
             response = answered.get(o)
-            if o == discarder or response is EventKind.HU:
+            if o == discarder or response is EventKind.HU or self.is_out(o):
                 continue
             known = self.seat_hand(o)  # the discard left the other hands as they were
             if not known.playing:
                 continue
+            view = known.view
             # the shape first (the waits were just computed): most hands wait on nothing
             waits = others.get(o) if others is not None else None
             if waits is None and view.wins_need_waits:
@@ -344,8 +365,8 @@ class _Judge:
             if response in _CLAIMS:
                 self.claim_missed[o] = can_win
                 continue
-            if won or response is not None:
-                continue  # another seat won on it, or this one tried a claim that lost
+            if (won and not several) or response is not None:
+                continue  # another seat won on it (one winner a tile), or this one tried a claim that lost
             if can_win:
                 row = self.pass_row(seq, o, "pass_win", known)
                 row.flags.add("missed_win")
@@ -355,15 +376,16 @@ class _Judge:
     def could_claim(self, seat: int, discarder: int, tile: int) -> bool:
         """Whether ``seat`` could pung, kong or (next seat, suited) chow ``tile``."""
         held = self.state.seats[seat].concealed
+        view = self.view_of(seat)
         if held[tile] >= 2:
-            return self.view.may_claim(self.replay, tile)
-        if seat != (discarder + 1) % 4 or tile >= 27:
+            return view.may_claim(self.replay, tile)
+        if not view.chow or seat != (discarder + 1) % 4 or tile >= 27:
             return False
         rank = tile % 9
         return any(
             rank + a >= 0 and rank + b <= 8 and held[tile + a] and held[tile + b]
             for a, b in ((-2, -1), (-1, 1), (1, 2))
-        ) and self.view.may_claim(self.replay, tile)
+        ) and view.may_claim(self.replay, tile)
 
     def pass_row(self, seq: int, seat: int, kind: str, known: _SeatHand) -> _Row:
         row = _Row(seq, seat, kind)
@@ -374,13 +396,13 @@ class _Judge:
     def on_claim(self, ev: Event, inner: Callable[[Event], None]) -> None:
         seat = ev.seat
         before = None
-        if seat is not None and 0 <= seat < 4:
-            known = self.seat_hand(seat)
-            if known.playing:
-                before = self.hand_shanten(known)
-        inner(ev)
-        if seat is None or not 0 <= seat < 4:
+        if seat is None or not 0 <= seat < 4 or self.is_out(seat):
+            inner(ev)  # a seat out of the hand decides nothing (the audit reports the claim)
             return
+        known = self.seat_hand(seat)
+        if known.playing:
+            before = self.hand_shanten(known)
+        inner(ev)
         row = _Row(ev.seq, seat, "claim")
         self.rows.append(row)
         if before is None:
@@ -388,9 +410,9 @@ class _Judge:
         player = self.state.seats[seat]
         counts, groups = tuple(player.concealed[:34]), len(player.melds)
         if ev.kind is EventKind.GANG:
-            after = self.shanten(counts, groups) if self.playing(seat) else None
+            after = self.shanten(seat, counts, groups) if self.playing(seat) else None
         else:
-            after = self.best_after_discard(counts, groups) if self.playing(seat, 1) else None
+            after = self.best_after_discard(seat, counts, groups) if self.playing(seat, 1) else None
         row.before, row.after = before, after
         if after is not None and after >= before:
             row.flags.add("call_worse")

@@ -5,22 +5,25 @@ concealed hand, the tile kinds that would lower it, what each discard would leav
 that complete a waiting hand, whether a win on a tile is legal and worth the minimum, and which
 discards and claims are allowed. Each ruleset package defines its view (its ``decisions`` part,
 ``VIEW``); everything in :mod:`mjstats.decision` asks through it and names no ruleset.
+Where the answers depend on the seat (Sichuan's declared void suit) a view hands out one view
+per seat; a replay keeping its own seat state gives the judge a :class:`Table` to read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from mjstats.rulesets import UnknownRuleset, get
 
 if TYPE_CHECKING:
     from mjstats.replay.profile import Meld
     from mjstats.replay.replayer import HandReplay
+    from mjstats.replay.state import Phase
 
-__all__ = ["Counts", "RulesetView", "view_for"]
+__all__ = ["Counts", "RulesetView", "Table", "TableSeat", "view_for"]
 
 Counts = tuple[int, ...]  # 34 concealed counts (flowers left out)
 
@@ -55,6 +58,56 @@ class RulesetView:
     # on some form ``shanten`` does not measure; given, ``waits`` is asked only of hands at
     # shanten 0 or for which this holds (most hands an opponent holds are not waiting)
     far_waits: Callable[[Counts, int], bool] | None = None
+    # (replay, seat): the view answering for one seat, where the answers depend on the seat
+    # (a declared void suit); None: this view answers for every seat
+    seat_view: Callable[[HandReplay, int], RulesetView] | None = None
+    # (replay, seat): the seat is out of the hand (血战到底: it has won): it decides nothing
+    # more and is nobody's opponent; None: a hand ends at its first win
+    out: Callable[[HandReplay, int], bool] | None = None
+    # the table the judge reads (a replay keeping its own seat state); None: ``replay.state``
+    table: Callable[[HandReplay], Table] | None = None
+    chow: bool = True  # the next seat may chow a suited discard
+    # several seats may win on one discard: passing a win another seat took is still a pass
+    several_winners: bool = False
+
+
+class TableSeat(Protocol):
+    """One seat as the judge reads it: 34 concealed counts (then any flowers), its melds."""
+
+    @property
+    def concealed(self) -> list[int]: ...
+
+    @property
+    def melds(self) -> list[Meld]: ...
+
+
+class TableWall(Protocol):
+    def remaining(self, seat: int) -> int: ...
+
+
+class Table(Protocol):
+    """What the judge reads of the table (``mjstats.replay.state.TableState`` has it all)."""
+
+    @property
+    def seats(self) -> Sequence[TableSeat]: ...
+
+    @property
+    def visible(self) -> list[int]: ...  # unclaimed discards + exposed meld tiles, by kind
+
+    @property
+    def drawn(self) -> int | None: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def actor(self) -> int | None: ...
+
+    @property
+    def last_tile(self) -> int | None: ...
+
+    @property
+    def wall(self) -> TableWall: ...
 
 
 @cache

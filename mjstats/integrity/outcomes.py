@@ -17,8 +17,9 @@ their mean excess (the seats of one table share a fixed number of wins a hand, m
 against 0 with Student's t (matches - 1 df, two-sided), their spread estimated from the matches
 themselves. With fewer than ``MIN_MATCHES`` matches the binomial variance and a normal null are
 used, and the row says so. The effect (observed/expected, score difference a hand) has its 95%
-interval from the same spread: with four at a table the subject's own excess is 3/4 of the
-contrast summed over the matches.
+interval from the same spread: with k others at a table the subject's own excess is k/(k + 1)
+of its contrast (3/4 with four at a table, as in every ruleset by seat), and the interval takes
+the mean of that share over the subject's matches.
 By player these tests measure skill as much as luck: a strong player wins more on a fair
 platform. By seat they should find nothing on a fair platform.
 """
@@ -28,7 +29,8 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from mjstats.integrity.distributions import t_quantile, t_sf, z_p_value
+from mjstats.integrity.contrasts import TableContrast, t_over_matches, table_contrasts
+from mjstats.integrity.distributions import t_quantile, z_p_value
 from mjstats.integrity.rows import Z95, Row, subject_of, z_row
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
@@ -42,9 +44,6 @@ NULL_FEW = (
 )
 # matches a subject needs for the spread of its match excesses (else the binomial variance)
 MIN_MATCHES = 8
-# the subject's own summed excess is this share of its summed contrast with the table's other
-# three (the role means make the four excesses sum to zero over the run)
-OWN_SHARE = 3 / 4
 # A summed score is far from normal over few hands (a single big win dominates it)
 MIN_SCORE_HANDS = 200
 
@@ -52,8 +51,6 @@ MIN_SCORE_HANDS = 200
 class Outcomes:
     def __init__(self, by: str) -> None:
         self.by = by
-        # (ruleset, subject, role) -> [seat-hands, wins, deal-ins, score sum]
-        self.cells: dict[tuple[str, object, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0])
         # (ruleset, role) -> [seat-hands, wins, deal-ins, score sum, score sum of squares,
         #                     wins squared, deal-ins squared] (per seat-hand)
         self.roles: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0, 0, 0, 0.0, 0.0, 0, 0])
@@ -68,14 +65,12 @@ class Outcomes:
             deal_in = sum(1 for w in r.wins if w.loser == seat and w.winner != seat) if r.is_win else 0
             score = r.scores[seat] if r.scores is not None and len(r.scores) == 4 else 0
             subject = who(hand, seat, self.by)
-            cell = self.cells[(hand.ruleset, subject, role)]
             played = self.matches[(hand.ruleset, hand.match_id)].setdefault(subject, {})
             in_match = played.setdefault(role, [0, 0, 0, 0.0])
-            for acc in (cell, in_match):
-                acc[0] += 1
-                acc[1] += win
-                acc[2] += deal_in
-                acc[3] += score
+            in_match[0] += 1
+            in_match[1] += win
+            in_match[2] += deal_in
+            in_match[3] += score
             tot = self.roles[(hand.ruleset, role)]
             tot[0] += 1
             tot[1] += win
@@ -84,6 +79,19 @@ class Outcomes:
             tot[4] += score * score
             tot[5] += win * win
             tot[6] += deal_in * deal_in
+
+    @property
+    def cells(self) -> dict[tuple[str, object, str], list[float]]:
+        """(ruleset, subject, role) -> [seat-hands, wins, deal-ins, score sum]: the matches'
+        counts summed (every count is whole, so the sums are exact in any order)."""
+        out: dict[tuple[str, object, str], list[float]] = {}
+        for (ruleset, _), table in self.matches.items():
+            for subject, roles in table.items():
+                for role, counts in roles.items():
+                    cell = out.setdefault((ruleset, subject, role), [0, 0, 0, 0.0])
+                    for i, count in enumerate(counts):
+                        cell[i] += count
+        return out
 
     def rows(self) -> list[Row]:
         per: dict[tuple[str, object], list[float]] = defaultdict(
@@ -113,7 +121,7 @@ class Outcomes:
         for (ruleset, subject), a in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
             subj = subject_of(self.by, subject)
             n = int(a[0])
-            excess = contrasts.get((ruleset, subject), [])
+            matches = contrasts.get((ruleset, subject), [])
             for test, i, column in (("outcome.win", 1, 0), ("outcome.deal_in", 4, 1)):
                 row = z_row(
                     test,
@@ -126,7 +134,7 @@ class Outcomes:
                     n=n,
                     null=NULL_FEW,
                 )
-                out.append(_over_matches(row, [e[column] for e in excess]))
+                out.append(_over_matches(row, matches, column))
             out.append(
                 _score_row(
                     ruleset,
@@ -136,19 +144,19 @@ class Outcomes:
                     observed=a[7],
                     expected=a[8],
                     variance=a[9],
-                    excess=[e[2] for e in excess],
+                    matches=matches,
                 )
             )
         return out
 
-    def _contrasts(self) -> dict[tuple[str, object], list[tuple[float, float, float]]]:
+    def _contrasts(self) -> dict[tuple[str, object], list[TableContrast]]:
         """Per (ruleset, subject), one entry a match (in match order): its (wins, deal-ins, score)
-        minus their role means, less the mean of the same for the others at its table."""
+        minus their role means, against the same for the others at its table."""
         means = {}
         for (ruleset, role), tot in self.roles.items():
             if tot[0]:
                 means[(ruleset, role)] = (tot[1] / tot[0], tot[2] / tot[0], tot[3] / tot[0])
-        out: dict[tuple[str, object], list[tuple[float, float, float]]] = defaultdict(list)
+        out: dict[tuple[str, object], list[TableContrast]] = defaultdict(list)
         for (ruleset, _), table in sorted(self.matches.items(), key=lambda kv: kv[0]):
             excess = {}
             for subject, roles in table.items():
@@ -159,36 +167,35 @@ class Outcomes:
                     d += deal_ins - n * p_in
                     sc += score - n * mean
                 excess[subject] = (w, d, sc)
-            if len(excess) < 2:
-                continue  # nobody to compare with
-            total = [sum(e[i] for e in excess.values()) for i in range(3)]
-            k = len(excess) - 1
-            for subject, e in excess.items():
-                contrast = tuple(e[i] - (total[i] - e[i]) / k for i in range(3))
-                out[(ruleset, subject)].append(contrast)  # type: ignore[arg-type]
+            for subject, contrast in table_contrasts(excess).items():
+                out[(ruleset, subject)].append(contrast)
         return out
 
 
-def _over_matches(row: Row, excess: list[float]) -> Row:
-    """Judge a count row by its matches' excesses (Student t, matches - 1 df) where it has enough
-    matches; the row keeps its binomial normal (and says so) where it has too few."""
-    if row["p_value"] is None or len(excess) < MIN_MATCHES:
+def _own_share(matches: list[TableContrast]) -> float:
+    """The share of the summed contrast that is the subject's own summed excess: k/(k + 1) for k
+    others at the table (the role means make the excesses sum to zero over the run), averaged
+    over the matches (by seat k is always 3)."""
+    return sum(c.own_share for c in matches) / len(matches)
+
+
+def _over_matches(row: Row, matches: list[TableContrast], column: int) -> Row:
+    """Judge a count row by its matches' contrasts in ``column`` (Student t, matches - 1 df)
+    where it has enough matches; the row keeps its binomial normal (and says so) where it has
+    too few."""
+    if row["p_value"] is None:
         return row
-    m = len(excess)
-    mean = sum(excess) / m
-    spread = sum((e - mean) ** 2 for e in excess) / (m - 1)
-    if spread <= 0:
+    judged = t_over_matches([c.values[column] for c in matches], MIN_MATCHES)
+    if judged is None:
         return row
-    variance = m * spread  # of the summed contrast
-    t = sum(excess) / math.sqrt(variance)
-    half = OWN_SHARE * t_quantile(0.975, m - 1) * math.sqrt(variance)
+    half = _own_share(matches) * t_quantile(0.975, judged.df) * judged.total_sd
     observed, expected = row["observed"], row["expected"]
     row.update(
         null=NULL,
         statistic_name="t",
-        statistic=t,
-        df=m - 1,
-        p_value=min(1.0, 2.0 * t_sf(abs(t), m - 1)),
+        statistic=judged.t,
+        df=judged.df,
+        p_value=judged.p_value,
         effect=observed / expected,
         effect_low=(observed - half) / expected,
         effect_high=(observed + half) / expected,
@@ -205,7 +212,7 @@ def _score_row(
     observed: float,
     expected: float,
     variance: float,
-    excess: list[float],
+    matches: list[TableContrast],
 ) -> Row:
     """A summed score against the role means: Student t over the matches' excesses (a normal z
     on the role variances with too few matches), two-sided; effect the mean difference a hand.
@@ -223,17 +230,10 @@ def _score_row(
         row["note"] = "too small to judge: every score of the role is the same"
         return row
     diff = (observed - expected) / n
-    m = len(excess)
-    spread = 0.0
-    if m >= MIN_MATCHES:
-        mean = sum(excess) / m
-        spread = sum((e - mean) ** 2 for e in excess) / (m - 1)
-    if spread > 0:
-        across = m * spread
-        t = sum(excess) / math.sqrt(across)
-        half = OWN_SHARE * t_quantile(0.975, m - 1) * math.sqrt(across) / n
-        p_value = min(1.0, 2.0 * t_sf(abs(t), m - 1))
-        row.update(null=NULL, statistic_name="t", statistic=t, df=m - 1, p_value=p_value)
+    judged = t_over_matches([c.values[2] for c in matches], MIN_MATCHES)
+    if judged is not None:
+        half = _own_share(matches) * t_quantile(0.975, judged.df) * judged.total_sd / n
+        row.update(null=NULL, statistic_name="t", statistic=judged.t, df=judged.df, p_value=judged.p_value)
     else:
         z = (observed - expected) / math.sqrt(variance)
         half = Z95 * math.sqrt(variance) / n

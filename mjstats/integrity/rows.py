@@ -14,7 +14,7 @@ from typing import Any
 
 from mjstats.integrity.distributions import chi2_sf, poisson_binomial_mid_p, z_p_value
 
-__all__ = ["MIN_VARIANCE", "Row", "chi2_row", "subject_key", "subject_of", "z_row"]
+__all__ = ["MIN_VARIANCE", "Row", "blank_row", "chi2_row", "subject_key", "subject_of", "z_row"]
 
 Row = dict[str, Any]
 
@@ -37,7 +37,8 @@ def subject_key(subject: dict[str, object]) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted(subject.items()))
 
 
-def _base(test: str, ruleset: str, by: str, subject: dict[str, object], null: str, n: int) -> Row:
+def blank_row(test: str, ruleset: str, by: str, subject: dict[str, object], null: str, n: int) -> Row:
+    """A row that names its test and subject and judges nothing yet (every result None)."""
     return {
         "test": test,
         "ruleset": ruleset,
@@ -78,7 +79,7 @@ def z_row(
     """A count against its null mean and variance: z = (O - E) / sqrt(V), effect O / E with a
     95% interval (O +- 1.96 sqrt(V)) / E. Too small to judge when V < ``min_variance``. With the
     trials' ``chances`` and a small variance the p-value is the exact Poisson-binomial mid-p."""
-    row = _base(test, ruleset, by, subject, null, n)
+    row = blank_row(test, ruleset, by, subject, null, n)
     row.update(observed=observed, expected=expected, statistic_name="z", effect_name="observed/expected")
     if variance < min_variance or expected <= 0:
         row["note"] = (
@@ -121,7 +122,7 @@ def chi2_row(
     times ``scale`` (a finite-population correction). Effect: Cohen's w = sqrt(X2 / n), given
     without an interval (the statistic and p-value carry the uncertainty). Too small to judge
     when a cell expects fewer than ``min_expected``."""
-    row = _base(test, ruleset, by, subject, null, n)
+    row = blank_row(test, ruleset, by, subject, null, n)
     row.update(
         observed=float(sum(observed)),
         expected=float(sum(expected)),

@@ -18,17 +18,18 @@ Under a fair platform each match's sum of (win - baseline) has the same mean for
 (not 0: fair simulated hands can show wins after wins above this baseline, from the rules, not
 from any one player), and matches are independent: in each match the subject's excess minus the
 mean excess of the others at the table, averaged over matches against its spread (Student t,
-matches - 1 df, two-sided). Effect: that difference in wins a match, with its 95% interval.
+matches - 1 df, two-sided). Effect: that difference in wins a match, with its 95% interval. A
+match where the subject sits alone (by player: every seat unnamed, or one name at every seat) has
+nobody to compare with and is not counted, as in the outcome tests.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections import defaultdict
 
-from mjstats.integrity.distributions import t_sf
-from mjstats.integrity.rows import Z95, Row, _base, subject_of
+from mjstats.integrity.contrasts import t_over_matches, table_contrasts
+from mjstats.integrity.rows import Z95, Row, blank_row, subject_of
 from mjstats.integrity.subjects import who
 from mjstats.records import Hand
 
@@ -66,19 +67,21 @@ class Streaks:
         for (ruleset, _), played in self.matches.items():
             played = sorted(played, key=lambda p: p[0])
             found = _match_sums(played)
-            subjects = {s for _, roles, _ in played for s in roles}
-            excess = {s: found[s][0] - found[s][1] if s in found else 0.0 for s in subjects}
+            # every subject of the match, in the order first seen (a fixed order: deterministic sums)
+            subjects = dict.fromkeys(s for _, roles, _ in played for s in roles)
+            excess = {s: (found[s][0] - found[s][1] if s in found else 0.0,) for s in subjects}
             for s in subjects:
-                others = [excess[o] for o in subjects if o != s]
+                per.setdefault((ruleset, s), [])  # a subject alone at its table still gets its row
+            for s, contrast in table_contrasts(excess).items():
                 o, e = found.get(s, (0, 0.0))
-                per[(ruleset, s)].append((o, e, excess[s] - sum(others) / max(len(others), 1)))
+                per[(ruleset, s)].append((o, e, contrast.values[0]))
         return [
             self._row(ruleset, subject, matches)
             for (ruleset, subject), matches in sorted(per.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
         ]
 
     def _row(self, ruleset: str, subject: object, matches: list[tuple[int, float, float]]) -> Row:
-        row = _base(self.test, ruleset, self.by, subject_of(self.by, subject), NULL, len(matches))
+        row = blank_row(self.test, ruleset, self.by, subject_of(self.by, subject), NULL, len(matches))
         row.update(
             observed=sum(o for o, _, _ in matches),
             expected=sum(e for _, e, _ in matches),
@@ -89,16 +92,15 @@ class Streaks:
         if m < MIN_MATCHES:
             row["note"] = f"too small to judge: {m} matches ({MIN_MATCHES} needed)"
             return row
-        mean, var = _mean_var([d for _, _, d in matches])
-        if var <= 0:
+        judged = t_over_matches([d for _, _, d in matches], MIN_MATCHES)
+        if judged is None:
             row["note"] = "too small to judge: no hand after a win differs from its baseline"
             return row
-        se = math.sqrt(var / m)
-        z = mean / se
+        mean, se = judged.mean, judged.mean_se
         row.update(
-            statistic=z,
-            df=m - 1,
-            p_value=min(1.0, 2.0 * t_sf(abs(z), m - 1)),
+            statistic=judged.t,
+            df=judged.df,
+            p_value=judged.p_value,
             effect=mean,
             effect_low=mean - Z95 * se,
             effect_high=mean + Z95 * se,
@@ -106,32 +108,29 @@ class Streaks:
         return row
 
 
-def _mean_var(values: list[float]) -> tuple[float, float]:
-    mean = sum(values) / len(values)
-    return mean, sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-
-
 def _match_sums(played: list[_Played]) -> dict[object, tuple[int, float]]:
     """Per subject of one match (hands in order): wins in the hands right after its own win that
     it does not deal, and the sum of their baselines (its win rate in the match as a non-dealer,
     without the pair's two hands)."""
-    tally: dict[tuple[object, str], list[int]] = defaultdict(lambda: [0, 0])  # hands, wins
+    # hands and wins per subject as a non-dealer: the only role a pair is judged in
+    tally: dict[object, list[int]] = defaultdict(lambda: [0, 0])
     for _, roles, won in played:
         for subject, role in roles.items():
-            cell = tally[(subject, role)]
-            cell[0] += 1
-            cell[1] += subject in won
+            if role == "other":
+                cell = tally[subject]
+                cell[0] += 1
+                cell[1] += subject in won
     out: dict[object, tuple[int, float]] = {}
     for (no_before, roles_before, won_before), (no, roles, won) in itertools.pairwise(played):
         if no != no_before + 1:
             continue  # a hand missing from the match: no pair
         for subject in won_before:
-            role = roles.get(subject)
-            if role != "other":
+            if roles.get(subject) != "other":
                 continue  # absent, or dealing: a dealer's hands stop when it loses (module doc)
-            hands, wins = tally[(subject, role)]
-            hands -= 1 + (roles_before.get(subject) == role)
-            wins -= (subject in won) + (roles_before.get(subject) == role)  # it won the hand before
+            hands, wins = tally[subject]
+            before = roles_before.get(subject) == "other"  # the hand before was one of them too
+            hands -= 1 + before
+            wins -= (subject in won) + before  # it won the hand before
             if hands <= 0:
                 continue  # no other hand of that role in the match: no baseline
             o, e = out.get(subject, (0, 0.0))

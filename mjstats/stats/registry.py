@@ -204,9 +204,11 @@ _DECISIONS: dict[str, Metric] = {
            "share of decisions", JUDGED,
            ("A missed win is a legal win worth the minimum (the ruleset's, e.g. 8 fan) on a self-drawn tile "
             "that was discarded, or on a discard that was passed or claimed instead.",
-            "Passes while another seat won on the same tile are not counted.")),
+            "Passes while another seat won on the same tile are not counted.",
+            *notes("missed_win_rate"))),
         _M("danger_rate", "放铳率(每打)", "Deal-ins per discard", "decisions", "rate", "discard",
-           "discards won on by another seat", "discards", "share of discards", JUDGED),
+           "discards won on by another seat", "discards", "share of discards", JUDGED,
+           notes("danger_rate")),
         _M("unsafe_rate", "可避放铳率", "Avoidable deal-ins per discard", "decisions", "rate",
            "discard", "deal-ins while a discard no ready opponent waited on kept the best shanten",
            "discards", "share of discards", JUDGED,

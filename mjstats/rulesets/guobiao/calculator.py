@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import NamedTuple, cast
+from typing import Final, NamedTuple, cast
 
 from mjstats.errors import InvalidHand, NotWinningHand, TileError
 from mjstats.rulesets.guobiao.divide import (
@@ -46,18 +46,19 @@ __all__ = ["FanItem", "FanResult", "Meld", "calculate_fans", "meets_minimum"]
 Meld = tuple[str, "str | int | Tile", int]
 
 # Fan orders by name, for the scoring code below.
-_F = {f.name: f.order for f in FANS}
-_POINTS = {f.order: f.points for f in FANS}
-WIN = -1  # occurrence source: the winning tile
-_FLOWER = FAN_BY_NAME["花牌"].order
-HAND: tuple[int, ...] = ()  # occurrence source: the whole hand
-_KIND_NAMES = {CHOW: "chow", PUNG: "pung", KONG: "kong", PAIR: "pair"}
+_F: Final = {f.name: f.order for f in FANS}
+_POINTS: Final = {f.order: f.points for f in FANS}
+WIN: Final = -1  # occurrence source: the winning tile
+_FLOWER: Final = FAN_BY_NAME["花牌"].order
+HAND: Final[tuple[int, ...]] = ()  # occurrence source: the whole hand
+_KIND_NAMES: Final = {CHOW: "chow", PUNG: "pung", KONG: "kong", PAIR: "pair"}
 
 # Tile classes (codes from mjstats.tiles).
-_GREEN = frozenset((10, 11, 12, 14, 16, 32))  # 23468 条 and 发
-_REVERSIBLE = frozenset((*range(18, 22), 22, 25, 26, 10, 12, 13, 14, 16, 17, 33))  # 1234589筒 245689条 白
-_TERMINAL_OR_HONOUR = frozenset(TERMINALS_AND_HONOURS)
-_TERMINAL = frozenset(t for t in TERMINALS_AND_HONOURS if t < 27)
+_GREEN: Final = frozenset((10, 11, 12, 14, 16, 32))  # 23468 条 and 发
+# 1234589筒 245689条 白
+_REVERSIBLE: Final = frozenset((*range(18, 22), 22, 25, 26, 10, 12, 13, 14, 16, 17, 33))
+_TERMINAL_OR_HONOUR: Final = frozenset(TERMINALS_AND_HONOURS)
+_TERMINAL: Final = frozenset(t for t in TERMINALS_AND_HONOURS if t < 27)
 
 
 class FanItem(NamedTuple):
@@ -117,7 +118,7 @@ class _Pack(NamedTuple):
 
 
 # Fast path for the common spellings (Botzone codes, ints, Tiles); parse_tile does the rest.
-_FAST_TILES: dict[object, int] = {ALL_KINDS[t].botzone: t for t in range(34)}
+_FAST_TILES: Final[dict[object, int]] = {ALL_KINDS[t].botzone: t for t in range(34)}
 _FAST_TILES.update({t: t for t in range(34)})
 
 
@@ -160,7 +161,7 @@ def _parse_meld(meld: Sequence, i: int) -> _Pack:
     raise InvalidHand(f"meld {i + 1}: kind must be CHI, PENG or GANG, got {meld[0]!r}")
 
 
-_MELDS: dict[object, _Pack] = {}  # parsed melds by their input tuple
+_MELDS: Final[dict[object, _Pack]] = {}  # parsed melds by their input tuple
 
 
 def _pack_tiles(kind: int, t: int) -> tuple[int, ...]:
@@ -174,7 +175,7 @@ def _pack_tiles(kind: int, t: int) -> tuple[int, ...]:
 
 
 # Tiles of each set kind by its tile code, as Tile tuples (for the explanation in results).
-_PACK_TILES = {
+_PACK_TILES: Final = {
     kind: [
         tuple(ALL_KINDS[x] for x in _pack_tiles(kind, t)) if kind != CHOW or (t < 27 and t % 9 < 7)
         else ()
@@ -187,12 +188,12 @@ def _mask(kinds: Iterable[int]) -> int:
     return sum(1 << t for t in kinds)
 
 
-_SUITED_MASK = (1 << 27) - 1
-_TOH_MASK = _mask(_TERMINAL_OR_HONOUR)
-_TERMINAL_MASK = _mask(_TERMINAL)
-_REVERSIBLE_MASK = _mask(_REVERSIBLE)
-_GREEN_MASK = _mask(_GREEN)
-_RANK_MASK = [0] + [_mask(s * 9 + r - 1 for s in range(3)) for r in range(1, 10)]  # by rank 1-9
+_SUITED_MASK: Final = (1 << 27) - 1
+_TOH_MASK: Final = _mask(_TERMINAL_OR_HONOUR)
+_TERMINAL_MASK: Final = _mask(_TERMINAL)
+_REVERSIBLE_MASK: Final = _mask(_REVERSIBLE)
+_GREEN_MASK: Final = _mask(_GREEN)
+_RANK_MASK: Final = [0] + [_mask(s * 9 + r - 1 for s in range(3)) for r in range(1, 10)]  # by rank 1-9
 _LOW4, _HIGH4, _MID3 = (_mask(t for r in ranks for t in range(27) if t % 9 + 1 == r)
                         for ranks in ((1, 2, 3, 4), (6, 7, 8, 9), (4, 5, 6)))
 
@@ -247,10 +248,10 @@ def _range_fans(mask: int) -> list[int]:
 
 
 # _REPEAT[t][n]: n copies of tile t, for the whole-hand explanations.
-_REPEAT = [[(ALL_KINDS[t],) * n for n in range(5)] for t in range(34)]
+_REPEAT: Final = [[(ALL_KINDS[t],) * n for n in range(5)] for t in range(34)]
 
 # Concealed sets are shared immutable tuples: _CONCEALED[kind][tile].
-_CONCEALED = {kind: [_Pack(kind, t, False) for t in range(34)] for kind in (CHOW, PUNG, KONG, PAIR)}
+_CONCEALED: Final = {kind: [_Pack(kind, t, False) for t in range(34)] for kind in (CHOW, PUNG, KONG, PAIR)}
 
 # --------------------------------------------------------------------------- hand context
 
@@ -378,7 +379,7 @@ class _Hand:
 
 
 # Which hand-level fans each reading gets (reference: special forms skip most of them).
-_BASE_PARTS = {
+_BASE_PARTS: Final = {
     "regular": (_Hand.win_flags, _Hand.concealment, _Hand.suits, _Hand.traits,
                 _Hand.rank_range, _Hand.tile_hog, _Hand.nine_gates),
     "seven_pairs": (_Hand.win_flags, _Hand.suits, _Hand.traits, _Hand.rank_range, _Hand.tile_hog),
@@ -482,11 +483,11 @@ def _pungs_4(t: Sequence[int]) -> str | None:
     return None
 
 
-_TRIPLES = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))
-_PAIRS_OF_4 = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-_PAIRS_OF_3 = ((0, 1), (0, 2), (1, 2))
+_TRIPLES: Final = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3))
+_PAIRS_OF_4: Final = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+_PAIRS_OF_3: Final = ((0, 1), (0, 2), (1, 2))
 # Two-set chow fans, in the order the account-once rule keeps them (first = kept longest).
-_TWO_CHOW_FANS = ("一般高", "喜相逢", "连六", "老少副")
+_TWO_CHOW_FANS: Final = ("一般高", "喜相逢", "连六", "老少副")
 
 
 def _account_once(found: list[tuple[str, tuple[int, int]]], n_sets: int) -> list[tuple[str, tuple[int, int]]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import Final
 
 __all__ = [
     "CHOW",
@@ -26,21 +27,24 @@ __all__ = [
     "seven_pairs_waits",
 ]
 
-CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
+CHOW: Final = 0
+PUNG: Final = 1
+KONG: Final = 2
+PAIR: Final = 3
 
 Set = tuple[int, int]
 Counts = tuple[int, ...]
 
-TERMINALS_AND_HONOURS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, *range(27, 34))
+TERMINALS_AND_HONOURS: Final[tuple[int, ...]] = (0, 8, 9, 17, 18, 26, *range(27, 34))
 
 # The six knitted straights (组合龙): 147 / 258 / 369 spread over the three suits, in the
 # reference's order (W first, then T, then B for the 147 part).
-KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
+KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted(s * 9 + r for s, start in zip(perm, (0, 1, 2), strict=True)
                  for r in (start, start + 3, start + 6)))
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
-_GROUP_BOUNDS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_GROUP_BOUNDS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -26,5 +26,6 @@ def next_dealer_of(hand: Hand, rules: Profile) -> int:
                 return ev.seat
             if rules.dealer.next_after_multi_win == "discarder":
                 return ev.from_seat
-            return min((g.seat for g in group if g.seat is not None), key=lambda s: (s - ev.from_seat) % 4)
+            discarder = ev.from_seat
+            return min((g.seat for g in group if g.seat is not None), key=lambda s: (s - discarder) % 4)
     return hand.dealer if rules.dealer.next_after_no_win == "stay" else (hand.dealer + 1) % 4

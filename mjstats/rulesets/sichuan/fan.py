@@ -13,9 +13,11 @@ from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Any
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
+from mjstats.rulesets.sichuan.slot_setters import slot_setters
 from mjstats.rulesets.sichuan.suit_table import ENTRIES, combine, suit_entry
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
@@ -148,13 +150,17 @@ class WinScore:
 
 # The slots' own setters of WinScore, in field order: the generated __init__ of a frozen
 # dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
-# into the same object (tests/test_sichuan_speed.py).
-_WIN_SCORE_SETTERS = tuple(getattr(WinScore, f.name).__set__ for f in fields(WinScore))
+# into the same object. slot_setters refuses, at import, a WinScore that does more than set its
+# fields (tests/test_sichuan_speed.py).
+_WIN_SCORE_SETTERS = slot_setters(WinScore, [f.name for f in fields(WinScore)])
+# (WinScore.__new__: object.__new__ in the pure build; the compiled build's native class has an
+# allocator of its own, which object.__new__ refuses; its fields are set by the same setters)
+_new_score = WinScore.__new__
 
 
-def _win_score(*values: object) -> WinScore:
+def _win_score(*values: Any) -> WinScore:
     """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
-    score = object.__new__(WinScore)
+    score = _new_score(WinScore)
     for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
         set_field(score, value)
     return score
@@ -320,9 +326,9 @@ def reading_sets(
     ``pattern``: (kind, tiles, melded), melds first. Kinds: pong, kong, concealed_kong,
     sequence, pair."""
     out: list[tuple[str, tuple[Tile, ...], bool]] = []
-    for kind, t, offer in melds:
+    for kind, meld_tile, offer in melds:
         name = "pong" if kind == "PENG" else ("concealed_kong" if offer == 0 else "kong")
-        out.append((name, (SUITED[t],) * (3 if kind == "PENG" else 4), True))
+        out.append((name, (SUITED[meld_tile],) * (3 if kind == "PENG" else 4), True))
     if shape == "seven_pairs":  # a quad is two pairs
         for k, c in enumerate(counts):
             out.extend(("pair", (SUITED[k], SUITED[k]), False) for _ in range(c // 2))

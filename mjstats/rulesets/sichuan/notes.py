@@ -21,6 +21,12 @@ NOTES = {
     "§3.6), `sc_multiplier_share` giving the capped multipliers",
     "mean_win_points": "The winner's net of the whole hand. Sichuan: kong money and what the "
     "winner paid before going out included; `sc_win_order_points` splits it by order of winning.",
+    # reference sichuan.md §2.9, §2.10: 一炮多响, and a seat that has won is out (docs/decisions.md)
+    "missed_win_rate": "Sichuan: several seats may win one discard (一炮多响), so a seat that "
+    "passed a win another seat took is counted; there is no fan minimum, and a seat holding its "
+    "void suit or locked by a pass (过手胡) cannot win.",
+    "danger_rate": "Sichuan: a discard several seats win on is one deal-in; a seat that has won "
+    "is out and is nobody's opponent (it decides nothing more).",
     # reference sichuan.md §1.5: no dealer premium and no 连庄 count
     "streaks_section": "Sichuan records no dealer streak (its scoring has no 连庄 count), so its "
     "streaks stay 0.",

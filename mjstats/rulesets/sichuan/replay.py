@@ -165,6 +165,21 @@ class SichuanReplay(MoneyAudit):
         self.wall = hand.wall
         self.void_strict = self.rules.deal.void_discard == "strict"
         self.last_four_must_win = self.rules.play.last_four_must_win
+        # one handler per event kind, as the shared replayer's: a listener (the decision judge)
+        # may wrap any of them before ``run``
+        self.handlers = {
+            EventKind.DEAL: self.on_deal,
+            EventKind.EXCHANGE: self.on_exchange,
+            EventKind.VOID: self.on_void,
+            EventKind.DRAW: self.on_draw,
+            EventKind.DISCARD: self.on_discard,
+            EventKind.PENG: self.on_claim,
+            EventKind.GANG: self.on_claim,
+            EventKind.ANGANG: self.on_concealed_kong,
+            EventKind.BUGANG: self.on_added_kong,
+            EventKind.HU: self.on_hu,
+            EventKind.HUANG: self.on_huang,
+        }
 
     # --- small helpers -------------------------------------------------------------------------
     def next_active(self, seat: int) -> int:
@@ -334,22 +349,16 @@ class SichuanReplay(MoneyAudit):
     def run(self) -> ReplayResult:
         stopped = False
         turns = self.turns
-        handlers = {
-            EventKind.DEAL: self.on_deal,
-            EventKind.EXCHANGE: self.on_exchange,
-            EventKind.VOID: self.on_void,
-            EventKind.DRAW: self.on_draw,
-            EventKind.DISCARD: self.on_discard,
-            EventKind.PENG: self.on_claim,
-            EventKind.GANG: self.on_claim,
-            EventKind.ANGANG: self.on_concealed_kong,
-            EventKind.BUGANG: self.on_added_kong,
-            EventKind.HU: self.on_hu,
-            EventKind.HUANG: self.on_huang,
-        }
+        handlers = self.handlers
         events = self.hand.events
         n, i = len(events), 0
-        plain = turns is None  # --explain snapshots every event: no plain run then
+        # --explain snapshots every event, and a listener that wrapped the draw or discard
+        # handler (the decision judge) must hear each one: no plain run then
+        plain = (
+            turns is None
+            and handlers[_DISCARD] == self.on_discard  # (bound methods: equal, never identical)
+            and handlers[_DRAW] == self.on_draw
+        )
         try:
             while i < n:
                 if plain and self.stage == "play" and not self.window_hus:

@@ -26,6 +26,8 @@ RULESET = Ruleset(
     starting_shanten=True,  # the deal test compares seats: 13 dealt tiles, no void declared yet
     shape="shape:shape_for",
     shanten="tenpai:shanten",
-    # the replay and its money audit, per event and per hand (docs/compiled.md)
-    compiled=("replay", "money_audit"),
+    decisions="decisions:VIEW",
+    # the settlement path: what settle_hand and is_winning_hand call per hand, and the replay
+    # with its money audit, per event and per hand (docs/compiled.md)
+    compiled=("settle", "fan", "win", "suit_table", "tiles", "replay", "money_audit"),
 )

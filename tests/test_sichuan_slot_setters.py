@@ -1,0 +1,105 @@
+"""slot_setters: a record built by setting its slots is its class's own only while the builder
+sets every field and the class does nothing else when made; anything else is refused."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from dataclasses import dataclass, field, make_dataclass
+
+import pytest
+
+from mjstats.errors import MjstatsError
+from mjstats.rulesets.sichuan.fan import WinScore, _win_score
+from mjstats.rulesets.sichuan.settle import Payment, _payment
+from mjstats.rulesets.sichuan.slot_setters import SlotSetterError, slot_setters
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    left: int
+    right: str = "r"
+
+
+def test_the_setters_build_what_the_constructor_builds() -> None:
+    set_left, set_right = slot_setters(_Pair, ("left", "right"))
+    pair = object.__new__(_Pair)
+    set_left(pair, 1)
+    set_right(pair, "x")
+    assert pair == _Pair(1, "x") and hash(pair) == hash(_Pair(1, "x"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        pair.left = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("names", [("left",), ("right", "left"), ("left", "right", "extra"), ()])
+def test_a_builder_that_does_not_set_every_field_in_order_is_refused(names: tuple[str, ...]) -> None:
+    with pytest.raises(SlotSetterError, match="does not set its fields"):
+        slot_setters(_Pair, names)
+
+
+def test_a_class_that_does_more_than_set_its_fields_is_refused() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        value: int
+
+        def __post_init__(self) -> None:
+            if self.value < 0:
+                raise ValueError("negative")
+
+    @dataclass(frozen=True, slots=True)
+    class Derived:
+        value: int
+        twice: int = field(init=False, default=0)
+
+    @dataclass(frozen=True, slots=True)
+    class Interned:
+        value: int
+
+        def __new__(cls, *args: object) -> Interned:
+            return super().__new__(cls)
+
+    with pytest.raises(SlotSetterError, match="__post_init__"):
+        slot_setters(Checked, ("value",))
+    with pytest.raises(SlotSetterError, match="outside __init__"):
+        slot_setters(Derived, ("value", "twice"))
+    with pytest.raises(SlotSetterError, match="__new__"):
+        slot_setters(Interned, ("value",))
+
+
+def test_only_frozen_slotted_dataclasses_are_accepted() -> None:
+    plain = make_dataclass("Plain", [("a", int)])
+    unfrozen = make_dataclass("Unfrozen", [("a", int)], slots=True)
+    unslotted = make_dataclass("Unslotted", [("a", int)], frozen=True)
+    for cls in (int, plain, unfrozen, unslotted):
+        with pytest.raises(SlotSetterError) as refused:
+            slot_setters(cls, ("a",))
+        assert isinstance(refused.value, MjstatsError)
+
+
+def test_payment_gaining_a_field_would_stop_the_import() -> None:
+    """What settle.py asks of slot_setters, on a Payment with one field more."""
+    names = tuple(f.name for f in dataclasses.fields(Payment))
+    grown = make_dataclass("Payment", [*names, "currency"], frozen=True, slots=True)
+    with pytest.raises(SlotSetterError, match="does not set its fields"):
+        slot_setters(grown, names)
+
+
+def test_the_fast_payment_builder_takes_and_sets_every_field_in_order() -> None:
+    names = [f.name for f in dataclasses.fields(Payment)]
+    assert list(inspect.signature(_payment).parameters) == names
+    values = [f"value of {name}" for name in names]  # a different value a field
+    built = _payment(*values)  # type: ignore[arg-type]
+    assert [getattr(built, name) for name in names] == values  # an unset slot would raise
+    assert built == Payment(*values)  # type: ignore[arg-type]
+    assert not hasattr(Payment, "__post_init__")
+
+
+def test_the_fast_win_score_builder_sets_every_field_in_order() -> None:
+    names = [f.name for f in dataclasses.fields(WinScore)]
+    values = [f"value of {name}" for name in names]
+    built = _win_score(*values)
+    assert [getattr(built, name) for name in names] == values
+    assert built == WinScore(*values)  # type: ignore[arg-type]
+    assert not hasattr(WinScore, "__post_init__")
+    with pytest.raises(ValueError):
+        _win_score(*values, "one too many")

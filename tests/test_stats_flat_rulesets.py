@@ -89,3 +89,52 @@ def test_gold_metrics_without_fuzhou_hands_are_empty(tmp_path):
     for metric, fn in gold.COMPUTE.items():
         frame = fn(out, "seat")
         assert frame.empty or int(frame["denominator"].sum()) == 0, metric
+
+
+@pytest.fixture(scope="module")
+def sichuan_datasets(tmp_path_factory) -> tuple[Path, Path]:
+    """Simulated Sichuan hands (and a few Guobiao ones) in default parts and in parts of 40."""
+    from mjstats.formats.canonical import write_canonical
+    from mjstats.sim import SimConfig, simulate_with_faults
+
+    folder = tmp_path_factory.mktemp("flat-sichuan")
+    source = folder / "sc.jsonl"
+    write_canonical((hand for hand, _ in simulate_with_faults(SimConfig("sichuan", 240, 5), 0.0)), source)
+    sources = [SourceInput(source, "canonical"),
+               SourceInput(_first_hands(SIM / "guobiao.jsonl.gz", folder / "gb.jsonl", 80), "canonical")]
+    whole, parts = folder / "whole", folder / "parts"
+    ingest_sources(sources, whole)
+    ingest_sources(sources, parts, chunk_hands=40, batch_records=40)
+    return whole, parts
+
+
+def test_sichuan_counters_equal_the_per_seat_table(sichuan_datasets, monkeypatch):
+    """Every Sichuan metric from counters summed three parts at a time equals the per-seat pass."""
+    from mjstats.rulesets.sichuan import stats as sichuan
+
+    whole, parts = sichuan_datasets
+    monkeypatch.setattr(part_sums, "COMBINE_PARTS", 3)
+    assert len(list(parts.glob("v*/hands/ruleset=sichuan/*/*.parquet"))) >= 6  # summed 3 at a time
+    clear_cache()
+    table = sichuan.sichuan_seat_table(whole)
+    for by in BYS:
+        for metric, fn in sichuan.COMPUTE.items():
+            plain = fn(whole, by, table=table)
+            for ds in (whole, parts):
+                got = fn(ds, by)
+                pd.testing.assert_frame_equal(got, plain, check_exact=True, obj=f"{metric} {by} {ds.name}")
+                assert got.attrs == plain.attrs
+            assert len(plain) > 0 and int(plain["denominator"].sum()) > 0, metric
+
+
+def test_sichuan_counters_keep_groups_not_hands(sichuan_datasets):
+    from mjstats.rulesets.sichuan.counts import sichuan_counts
+
+    whole, _ = sichuan_datasets
+    clear_cache()
+    seen: list[int] = []
+    counts = sichuan_counts(whole, seen.append)
+    assert not _CACHE  # no per-hand base tables were built
+    assert seen[-1] == 240 and int(counts["seats"]["hands"].sum()) == 4 * 240
+    assert len(counts["seats"]) < 4 * 240  # rows per group combination, not per seat-hand
+    assert int(counts["wins"]["wins"].sum()) == int(counts["seats"]["win"].sum()) > 0

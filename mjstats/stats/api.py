@@ -54,7 +54,7 @@ def __getattr__(name: str) -> Any:
 COUNTED = ("outcomes", "fans", "streaks")
 
 # the ruleset families computed from their own per-part counters (gold_counts, sichuan.stats)
-_FLAT_FAMILIES = ("gold",)
+_FLAT_FAMILIES = ("gold", "sichuan")
 
 # the audit's metrics, read against the per-hand base tables (the audit's files are not the parts)
 _AUDITED = ("fan_mismatch_rate", "fan_disagreement")

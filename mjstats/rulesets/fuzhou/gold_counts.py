@@ -30,7 +30,7 @@ from mjstats.stats.grouping import GROUP_KEYS
 from mjstats.stats.holdings import EVENT_FIELDS
 from mjstats.stats.part_sums import Columns, Layout, summed_parts, table_sums
 from mjstats.stats.parts import DatasetLike, as_dataset, read_part
-from mjstats.stats.tables import cached_per_version, scan_one_part, scan_parts_in_order
+from mjstats.stats.tables import cached_per_version, scan_one_part
 from mjstats.store import Dataset
 
 __all__ = ["GoldCounts", "gold_counts"]
@@ -79,7 +79,9 @@ def _build(ds: Dataset, progress: Callable[[int], None] | None, jobs: int) -> Go
         shapes = ordered_map(_part_rows_counted, items(), jobs)
         partials: Iterator = (_part_counts(ds, *order.popleft(), count, rows) for count, rows in shapes)
     else:
-        partials = (p for p in scan_parts_in_order(ds, _scanned_part) if p is not None)
+        # one part at a time: examining the shapes holds the GIL, so scan threads would add
+        # little speed and several parts' events to the peak
+        partials = (p for p in (_scanned_part(ds, *where) for where in ds.parts()) if p is not None)
     return summed_parts(partials, LAYOUT, progress)
 
 

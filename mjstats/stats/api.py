@@ -53,6 +53,9 @@ def __getattr__(name: str) -> Any:
 # the families computed from the summed counters (group_counts), not from per-hand tables
 COUNTED = ("outcomes", "fans", "streaks")
 
+# the ruleset families computed from their own per-part counters (gold_counts, sichuan.stats)
+_FLAT_FAMILIES = ("gold", "sichuan")
+
 # the audit's metrics, read against the per-hand base tables (the audit's files are not the parts)
 _AUDITED = ("fan_mismatch_rate", "fan_disagreement")
 
@@ -63,7 +66,7 @@ def _reads_base(metric: Metric, dataset: Dataset) -> bool:
         return dataset.has_table("computed_wins")
     if metric.family == "decisions":
         return dataset.has_table(decisions.TABLE)
-    return metric.family not in COUNTED
+    return metric.family not in COUNTED and metric.family not in _FLAT_FAMILIES
 
 
 # group keys whose values a family always adds to its rows (besides the requested ones)

@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mjstats.stats.grouping import mean_rows, normalize_by, rate_rows
+from mjstats.stats.grouping import mean_rows, mean_rows_from_sums, normalize_by, rate_rows
 from mjstats.stats.holdings import part_events, seat_melds, tile_counts
 from mjstats.stats.parts import DatasetLike, as_dataset, int_column, kind_codes, sorted_by
 from mjstats.stats.tables import base_tables, cached_per_version
@@ -184,29 +184,53 @@ def _keys(by: Iterable[str] | str | None) -> tuple[str, ...]:
     return normalize_by(by)
 
 
+def _counts(ds: DatasetLike) -> dict[str, pd.DataFrame]:
+    from mjstats.rulesets.fuzhou.gold_counts import gold_counts
+
+    return gold_counts(ds)
+
+
+# Each metric reads the summed counters (gold_counts: flat in the number of hands); given a
+# per-seat ``table`` (gold_seat_table) it computes the same rows from it, one row per seat-hand.
+
+
 def gold_held_share(ds: DatasetLike, by=None, table: pd.DataFrame | None = None) -> pd.DataFrame:
-    t = gold_seat_table(ds) if table is None else table
-    wins = t[t["win"].to_numpy()]
     keys = _keys(by)
-    top = int(max(3, wins["golds_held"].max() if len(wins) else 0))
+    if table is None:
+        wins = _counts(ds)["wins"]
+        held = wins["golds_held"].to_numpy()
+        n = wins["wins"].to_numpy(np.int64)
+    else:
+        wins = table[table["win"].to_numpy()]
+        held = wins["golds_held"].to_numpy()
+        n = np.ones(len(wins), np.int64)
+    top = int(max(3, held.max() if len(wins) else 0))
     frames = []
     for k in range(top + 1):
-        f = rate_rows(wins, "gold_held_share", keys, (wins["golds_held"] == k).astype(np.int64).to_numpy(),
-                      np.ones(len(wins), np.int64))
+        hit = (held == k).astype(np.int64) * n
+        f = rate_rows(wins, "gold_held_share", keys, hit, n, "hands" if table is not None else n)
         f.insert(1 + len(keys), "golds_held", k)
         frames.append(f)
     return _concat(frames, [*keys, "golds_held"])
 
 
 def gold_points(ds: DatasetLike, by=None, table: pd.DataFrame | None = None) -> pd.DataFrame:
-    t = gold_seat_table(ds) if table is None else table
-    wins = t[t["win"].to_numpy()]
-    return mean_rows(wins, "gold_points", (*_keys(by), "golds_held"), "points", "scored")
+    keys = (*_keys(by), "golds_held")
+    if table is None:
+        wins = _counts(ds)["wins"]
+        return mean_rows_from_sums(wins, "gold_points", keys, "points_sum", "points_sq", "points_n", "wins")
+    wins = table[table["win"].to_numpy()]
+    return mean_rows(wins, "gold_points", keys, "points", "scored")
 
 
 def gold_wild_share(ds: DatasetLike, by=None, table: pd.DataFrame | None = None) -> pd.DataFrame:
-    t = gold_seat_table(ds) if table is None else table
-    wins = t[t["win"].to_numpy()]
+    if table is None:
+        w = _counts(ds)["wins"]
+        n = w["wins"].to_numpy(np.int64)
+        return rate_rows(w, "gold_wild_share", _keys(by), w["wild"].to_numpy(np.int64),
+                         w["golds"].to_numpy(np.int64), n, natural=w["natural"].to_numpy(np.int64),
+                         unresolved=w["unresolved"].to_numpy(np.int64))
+    wins = table[table["win"].to_numpy()]
     resolved = wins["resolved"].to_numpy(bool)
     golds = np.where(resolved, wins["golds_held"].to_numpy(), 0)
     return rate_rows(wins, "gold_wild_share", _keys(by), np.where(resolved, wins["wild"], 0), golds,
@@ -215,27 +239,38 @@ def gold_wild_share(ds: DatasetLike, by=None, table: pd.DataFrame | None = None)
 
 
 def gold_discard_win_rate(ds: DatasetLike, by=None, table: pd.DataFrame | None = None) -> pd.DataFrame:
-    t = gold_seat_table(ds) if table is None else table
-    t = t.assign(discarded_gold=t["gold_discards"].to_numpy() > 0)
+    if table is None:
+        t = _counts(ds)["seats"]
+    else:
+        t = table.assign(discarded_gold=table["gold_discards"].to_numpy() > 0)
     return rate_rows(t, "gold_discard_win_rate", (*_keys(by), "discarded_gold"), "win", "hands",
                      self_draws="self_draw", gold_discards="gold_discards")
 
 
 def start_gold_win_rate(ds: DatasetLike, by=None, table: pd.DataFrame | None = None) -> pd.DataFrame:
-    t = gold_seat_table(ds) if table is None else table
+    t = _counts(ds)["seats"] if table is None else table
     return rate_rows(t, "start_gold_win_rate", (*_keys(by), "start_golds"), "win", "hands")
 
 
 def gold_pattern_rate(ds: DatasetLike, by=None, table: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Share of Fuzhou wins with each gold pattern (zero rows kept)."""
+    """Share of Fuzhou wins with each gold pattern (zero rows kept); from the counters, or, with
+    ``table`` (any frame), from the base tables' seat rows."""
+    keys = _keys(by)
+    frames = []
+    if table is None:
+        wins = _counts(ds)["patterns"]
+        n = wins["wins"].to_numpy(np.int64)
+        for i, name in enumerate(GOLD_PATTERNS):
+            f = rate_rows(wins, "gold_pattern_rate", keys, wins[f"hit{i}"].to_numpy(np.int64), n, n)
+            f.insert(1 + len(keys), "pattern", name)
+            frames.append(f)
+        return _concat(frames, [*keys, "pattern"])
     base = base_tables(ds)
     seats = base.seats
     wins = seats[seats["win"].to_numpy() & (seats["ruleset"].astype(object) == "fuzhou").to_numpy()]
     info = base.hands.set_index("hand_id").loc[wins["hand_id"].to_numpy(), ["win_kind", "pattern"]]
     kind = info["win_kind"].astype(object).to_numpy()
     pattern = info["pattern"].astype(object).to_numpy()
-    keys = _keys(by)
-    frames = []
     for name in GOLD_PATTERNS:
         hit = pattern == name
         for wk, label in _WIN_KIND_PATTERN.items():
@@ -255,8 +290,7 @@ def _concat(frames: list[pd.DataFrame], keys: list[str]) -> pd.DataFrame:
 
 def gold_usage(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
     """Every gold metric (one block of rows per metric), from one pass over the Fuzhou hands."""
-    table = gold_seat_table(ds)
-    frames = [fn(ds, by, table=table) for fn in COMPUTE.values()]
+    frames = [fn(ds, by) for fn in COMPUTE.values()]
     keys: list[str] = []
     for f in frames:
         keys += [k for k in f.attrs.get("group_keys", []) if k not in keys]
@@ -276,9 +310,19 @@ COMPUTE = {
 READS_GOLD_ROWS = ("gold_held_share", "gold_points", "gold_wild_share", "gold_discard_win_rate",
                    "start_gold_win_rate")
 
-# what mjstats.stats asks of a ruleset's stats part: the metrics that need the slow scan first,
-# the scan itself, its progress phase (id, label, unit) and the public functions it re-exports
-READS = READS_GOLD_ROWS
-prepare = prepare_gold_rows
+
+
+def prepare(ds: DatasetLike, progress: Callable[[int], None] | None = None, jobs: int = 1) -> None:
+    """Build (and cache) the gold counters now, reporting Fuzhou hands with a gold done to
+    ``progress``; ``jobs`` worker processes examine the winners' shapes (same counters)."""
+    from mjstats.rulesets.fuzhou.gold_counts import gold_counts
+
+    gold_counts(ds, progress, jobs)
+
+
+# what mjstats.stats asks of a ruleset's stats part: the metrics that need the slow scan first
+# (every gold metric reads the gold counters), the scan itself, its progress phase (id, label,
+# unit) and the public functions it re-exports
+READS = tuple(COMPUTE)
 PROGRESS = ("gold", "stats: reading gold use", "Fuzhou hands")
 PUBLIC = ("gold_usage",)

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 
 from mjstats.errors import DatasetError, MjstatsError
 from mjstats.stats.audited import HandLookup
-from mjstats.stats.grouping import mean_rows, normalize_by, rate_rows
+from mjstats.stats.grouping import mean_rows, mean_rows_from_sums, normalize_by, rate_rows
 from mjstats.stats.parts import int_column, kind_codes, read_part
 from mjstats.stats.tables import (
     SCAN_THREADS,
@@ -42,6 +42,7 @@ __all__ = [
     "SichuanSeats",
     "prepare",
     "sichuan_metrics",
+    "sichuan_seat_table",
     "sichuan_seats",
 ]
 
@@ -274,12 +275,15 @@ def sichuan_seats(ds: DatasetLike, progress: Callable[[int], None] | None = None
 def prepare(ds: DatasetLike, progress: Callable[[int], None] | None = None, jobs: int = 1) -> None:
     """Scan (and cache) the Sichuan counters now, reporting Sichuan hands done to ``progress``.
     The scan reads part files on threads; ``jobs`` is not needed (same rows for any value)."""
+    from mjstats.rulesets.sichuan.counts import sichuan_counts
+
     del jobs
-    sichuan_seats(ds, progress)
+    sichuan_counts(ds, progress)
 
 
-def _seat_frame(ds: DatasetLike) -> pd.DataFrame:
-    """The base seat rows of Sichuan hands with the Sichuan counters as columns (cached)."""
+def sichuan_seat_table(ds: DatasetLike) -> pd.DataFrame:
+    """The base seat rows of Sichuan hands with the Sichuan counters as columns (cached): one
+    row per seat-hand, the per-hand form of what the metrics sum (pass it as ``table``)."""
     dataset = as_dataset(ds)
 
     def build() -> pd.DataFrame:
@@ -303,96 +307,133 @@ def _empty(metric: str, keys: list[str]) -> pd.DataFrame:
     return out
 
 
-def _share_rows(frame: pd.DataFrame, metric: str, group: list[str], key: str) -> pd.DataFrame:
-    """Rows per (group, value of ``key``): rows with that value / rows of the group."""
+def _share_rows(frame: pd.DataFrame, metric: str, group: list[str], key: str,
+                weight: np.ndarray | None = None) -> pd.DataFrame:
+    """Rows per (group, value of ``key``): rows with that value / rows of the group (each row
+    counted ``weight`` times: a counter row stands for that many seat-hands)."""
     if frame.empty:
         return _empty(metric, [*group, key])
-    one = np.ones(len(frame), np.int64)
+    one = np.ones(len(frame), np.int64) if weight is None else np.asarray(weight, np.int64)
+    every = int(one.sum())
     totals = frame.assign(total=one).groupby(group, observed=True)["total"].sum().reset_index() if group \
-        else pd.DataFrame({"total": [len(frame)]})
+        else pd.DataFrame({"total": [every]})
     counts = frame.assign(one=one).groupby([*group, key], observed=True)["one"].sum().reset_index()
     for k in group:
         for table in (totals, counts):
             if isinstance(table[k].dtype, pd.CategoricalDtype):
                 table[k] = table[k].astype(object)
-    counts = counts.merge(totals, on=group) if group else counts.assign(total=len(frame))
+    counts = counts.merge(totals, on=group) if group else counts.assign(total=every)
     return rate_rows(counts, metric, (*group, key), "one", "total", "total")
 
 
-def void_choice_share(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
-    """Share of seat-hands declaring the fewest / middle / most held suit void."""
-    frame = _seat_frame(ds)
+# Each metric reads the summed counters (counts.sichuan_counts: flat in the number of hands);
+# given the per-seat ``table`` (sichuan_seat_table) it computes the same rows from it, row by row.
+
+
+def _counts(ds: DatasetLike) -> dict[str, pd.DataFrame]:
+    from mjstats.rulesets.sichuan.counts import sichuan_counts
+
+    return sichuan_counts(ds)
+
+
+def _named_choices(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows with a void declaration, their choice as its name."""
     frame = frame[frame["void_choice"].to_numpy() >= 0]
-    frame = frame.assign(void_choice=np.asarray(VOID_CHOICES, dtype=object)[frame["void_choice"].to_numpy()])
-    return _share_rows(frame, "sc_void_choice_share", list(normalize_by(by)), "void_choice")
+    return frame.assign(void_choice=np.asarray(VOID_CHOICES, dtype=object)[frame["void_choice"].to_numpy()])
 
 
-def void_choice_win_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def void_choice_share(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                      table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Share of seat-hands declaring the fewest / middle / most held suit void."""
+    frame = _named_choices(_counts(ds)["seats"] if table is None else table)
+    weight = None if table is not None else frame["hands"].to_numpy(np.int64)
+    return _share_rows(frame, "sc_void_choice_share", list(normalize_by(by)), "void_choice", weight)
+
+
+def void_choice_win_rate(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                         table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Win rate of seat-hands by their void-suit choice, with their mean net points."""
     keys = normalize_by(by)
-    frame = _seat_frame(ds)
-    frame = frame[frame["void_choice"].to_numpy() >= 0]
+    frame = _named_choices(_counts(ds)["seats"] if table is None else table)
     if frame.empty:
         return _empty("sc_void_choice_win_rate", [*keys, "void_choice"])
-    frame = frame.assign(void_choice=np.asarray(VOID_CHOICES, dtype=object)[frame["void_choice"].to_numpy()])
-    scored = frame["scored"].to_numpy()
+    if table is None:
+        points, scored = frame["points_sum"].to_numpy(float), frame["points_n"].to_numpy(np.int64)
+    else:
+        flags = frame["scored"].to_numpy()
+        points, scored = np.where(flags, frame["points"].to_numpy(float), 0.0), flags.astype(np.int64)
     out = rate_rows(frame, "sc_void_choice_win_rate", (*keys, "void_choice"), frame["win"].to_numpy(np.int64),
-                    "hands", points=np.where(scored, frame["points"].to_numpy(float), 0.0),
-                    scored=scored.astype(np.int64))
+                    "hands", points=points, scored=scored)
     out["mean_points"] = out["points"] / out["scored"].where(out["scored"] > 0)
     return out.drop(columns=["points", "scored"])
 
 
-def flower_pig_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def _ledgered(ds: DatasetLike, table: pd.DataFrame | None) -> pd.DataFrame:
+    frame = _counts(ds)["seats"] if table is None else table
+    return frame[frame["ledger"].to_numpy()]
+
+
+def flower_pig_rate(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                    table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Seat-hands that paid 查花猪 / seat-hands with an itemised ledger."""
-    frame = _seat_frame(ds)
-    frame = frame[frame["ledger"].to_numpy()]
+    frame = _ledgered(ds, table)
     if frame.empty:
         return _empty("sc_flower_pig_rate", list(normalize_by(by)))
     return rate_rows(frame, "sc_flower_pig_rate", normalize_by(by), frame["flower_pig"].to_numpy(np.int64),
                      "hands")
 
 
-def cha_jiao_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def cha_jiao_rate(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                  table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Seat-hands that paid 查大叫 / seat-hands with an itemised ledger (``ready_paid``: those
     paid as ready)."""
-    frame = _seat_frame(ds)
-    frame = frame[frame["ledger"].to_numpy()]
+    frame = _ledgered(ds, table)
     if frame.empty:
         return _empty("sc_cha_jiao_rate", list(normalize_by(by)))
     return rate_rows(frame, "sc_cha_jiao_rate", normalize_by(by), frame["cha_jiao_paid"].to_numpy(np.int64),
                      "hands", ready_paid=frame["cha_jiao_received"].to_numpy(np.int64))
 
 
-def kong_money(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def kong_money(ds: DatasetLike, by: Iterable[str] | str | None = None,
+               table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean net kong money (刮风下雨 with 呼叫转移 and 退税) per seat-hand with a ledger."""
-    frame = _seat_frame(ds)
-    frame = frame[frame["ledger"].to_numpy()]
+    frame = _ledgered(ds, table)
     if frame.empty:
         return _empty("sc_kong_money", list(normalize_by(by)))
+    if table is None:  # every ledgered seat-hand counts (its kong money is 0 without kong rows)
+        return mean_rows_from_sums(frame, "sc_kong_money", normalize_by(by), "kong_sum", "kong_sq",
+                                   frame["hands"].to_numpy(np.int64))
     return mean_rows(frame, "sc_kong_money", normalize_by(by), frame["kong_net"].to_numpy(float),
                      frame["ledger"].to_numpy())
 
 
-def win_order_share(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def win_order_share(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                    table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Share of seat-hands going out first, second, third (win_order 1-3) or not at all (0)."""
-    frame = _seat_frame(ds)
+    frame = _counts(ds)["seats"] if table is None else table
+    weight = None if table is not None else frame["hands"].to_numpy(np.int64)
     return _share_rows(frame.assign(win_order=frame["win_order"].to_numpy(np.int64)), "sc_win_order_share",
-                       list(normalize_by(by)), "win_order")
+                       list(normalize_by(by)), "win_order", weight)
 
 
-def win_order_points(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def win_order_points(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                     table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Mean net points of the hand by order of winning, with the mean money of the win itself."""
     keys = normalize_by(by)
-    frame = _seat_frame(ds)
+    frame = _counts(ds)["seats"] if table is None else table
     if frame.empty:
         return _empty("sc_win_order_points", [*keys, "win_order"])
     frame = frame.assign(win_order=frame["win_order"].to_numpy(np.int64))
-    out = mean_rows(frame, "sc_win_order_points", (*keys, "win_order"), "points", "scored")
+    if table is None:
+        out = mean_rows_from_sums(frame, "sc_win_order_points", (*keys, "win_order"), "points_sum",
+                                  "points_sq", "points_n")
+    else:
+        out = mean_rows(frame, "sc_win_order_points", (*keys, "win_order"), "points", "scored")
     money = frame[frame["ledger"].to_numpy() & (frame["win_order"].to_numpy() > 0)]
     if len(money):
+        counted = ("hands", "sum") if table is None else ("win_money", "size")
         sums = money.groupby([*keys, "win_order"], observed=True).agg(
-            win_money=("win_money", "sum"), ledgered=("win_money", "size")).reset_index()
+            win_money=("win_money", "sum"), ledgered=counted).reset_index()
         for k in keys:
             if isinstance(sums[k].dtype, pd.CategoricalDtype):
                 sums[k] = sums[k].astype(object)
@@ -403,31 +444,40 @@ def win_order_points(ds: DatasetLike, by: Iterable[str] | str | None = None) -> 
     return out
 
 
-def _wins(ds: DatasetLike) -> pd.DataFrame:
-    frame = _seat_frame(ds)
-    return frame[(frame["win_order"].to_numpy() > 0) & frame["win_fan"].notna().to_numpy()]
+def _wins(ds: DatasetLike, table: pd.DataFrame | None) -> tuple[pd.DataFrame, np.ndarray | None]:
+    """The wins with a recorded fan (win_fan, cap), and how many each row stands for (None:
+    one each, the per-seat table)."""
+    if table is None:
+        wins = _counts(ds)["wins"]
+        return wins, wins["wins"].to_numpy(np.int64)
+    return table[(table["win_order"].to_numpy() > 0) & table["win_fan"].notna().to_numpy()], None
 
 
-def multiplier_share(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def multiplier_share(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                     table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Share of wins at each multiplier ``2 ** min(fan, cap)`` (reference sichuan.md §3.6)."""
-    wins = _wins(ds)
-    wins = wins[wins["cap"].to_numpy() != _UNKNOWN_CAP]
+    wins, weight = _wins(ds, table)
+    known = wins["cap"].to_numpy() != _UNKNOWN_CAP
+    wins = wins[known]
     fan = wins["win_fan"].to_numpy(np.int64)
     cap = wins["cap"].to_numpy(np.int64)
     capped = np.where(cap >= 0, np.minimum(fan, cap), fan)
     frame = wins.assign(multiplier=np.left_shift(1, np.maximum(capped, 0)).astype(np.int64))
-    return _share_rows(frame, "sc_multiplier_share", list(normalize_by(by)), "multiplier")
+    return _share_rows(frame, "sc_multiplier_share", list(normalize_by(by)), "multiplier",
+                       None if weight is None else weight[known])
 
 
-def cap_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def cap_rate(ds: DatasetLike, by: Iterable[str] | str | None = None,
+             table: pd.DataFrame | None = None) -> pd.DataFrame:
     """Wins whose fan reaches the profile's cap / wins under a capped profile (§4.7)."""
-    wins = _wins(ds)
-    wins = wins[wins["cap"].to_numpy() >= 0]
+    wins, weight = _wins(ds, table)
+    capped = wins["cap"].to_numpy() >= 0
+    wins = wins[capped]
     if wins.empty:
         return _empty("sc_cap_rate", list(normalize_by(by)))
-    at_cap = wins["win_fan"].to_numpy(float) >= wins["cap"].to_numpy(float)
-    return rate_rows(wins, "sc_cap_rate", normalize_by(by), at_cap.astype(np.int64),
-                     np.ones(len(wins), np.int64))
+    n = np.ones(len(wins), np.int64) if weight is None else weight[capped]
+    at_cap = (wins["win_fan"].to_numpy(float) >= wins["cap"].to_numpy(float)).astype(np.int64)
+    return rate_rows(wins, "sc_cap_rate", normalize_by(by), at_cap * n, n, "hands" if weight is None else n)
 
 
 COMPUTE = {

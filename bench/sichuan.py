@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from datetime import UTC, datetime
 
@@ -152,11 +153,15 @@ def main() -> None:
     rng = random.Random(args.seed)
 
     hands = []
+    dropped = 0
     while len(hands) < args.hands:
         events = random_hand_events(rng)
         try:
             settle_hand(events)  # drop the rare draw that breaks a rule (e.g. a 5th copy)
-        except Exception:
+        except Exception as exc:
+            dropped += 1
+            if dropped > max(100, len(hands)):  # not rare: a broken build, not a rare draw
+                sys.exit(f"settle_hand refused {dropped} of {dropped + len(hands)} hands: {exc!r}")
             continue
         hands.append(events)
     ours, ours_cpu, _ = rates(settle_hand, hands)

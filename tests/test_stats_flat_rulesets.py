@@ -3,7 +3,6 @@ every seat row, whatever the part size and however often the partial counters ar
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 import pandas as pd
@@ -14,18 +13,10 @@ from mjstats.rulesets.fuzhou import gold
 from mjstats.rulesets.fuzhou.gold_counts import gold_counts
 from mjstats.stats.tables import _CACHE, base_tables, clear_cache
 from mjstats.store import SourceInput, ingest_sources
+from tests.test_stats_flat import _first_hands
 
 SIM = Path(__file__).resolve().parents[1] / "data" / "sim"
 BYS = [None, "seat", "player", "dealer,wind", "ruleset,profile,streak", "style,period"]
-
-
-def _first_hands(source: Path, path: Path, hands: int) -> Path:
-    with gzip.open(source, "rt", encoding="utf-8") as src, path.open("w", encoding="utf-8") as out:
-        for n, line in enumerate(src):
-            if n == hands:
-                break
-            out.write(line)
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -45,10 +36,16 @@ def test_gold_counters_equal_the_per_seat_table(gold_datasets, monkeypatch):
     whole, parts = gold_datasets
     monkeypatch.setattr(part_sums, "COMBINE_PARTS", 3)
     assert len(list(parts.glob("v*/hands/ruleset=fuzhou/*/*.parquet"))) >= 20
+    _assert_counters_equal_the_table(whole, parts, gold.COMPUTE, gold.gold_seat_table)
+
+
+def _assert_counters_equal_the_table(whole: Path, parts: Path, compute: dict, seat_table) -> None:
+    """Every metric of ``compute``, by every grouping, from counters (default parts and small
+    ones) equals the per-seat pass over ``seat_table(whole)``, digit for digit."""
     clear_cache()
-    table = gold.gold_seat_table(whole)
+    table = seat_table(whole)
     for by in BYS:
-        for metric, fn in gold.COMPUTE.items():
+        for metric, fn in compute.items():
             plain = fn(whole, by, table=table)
             for ds in (whole, parts):
                 got = fn(ds, by)
@@ -115,16 +112,7 @@ def test_sichuan_counters_equal_the_per_seat_table(sichuan_datasets, monkeypatch
     whole, parts = sichuan_datasets
     monkeypatch.setattr(part_sums, "COMBINE_PARTS", 3)
     assert len(list(parts.glob("v*/hands/ruleset=sichuan/*/*.parquet"))) >= 6  # summed 3 at a time
-    clear_cache()
-    table = sichuan.sichuan_seat_table(whole)
-    for by in BYS:
-        for metric, fn in sichuan.COMPUTE.items():
-            plain = fn(whole, by, table=table)
-            for ds in (whole, parts):
-                got = fn(ds, by)
-                pd.testing.assert_frame_equal(got, plain, check_exact=True, obj=f"{metric} {by} {ds.name}")
-                assert got.attrs == plain.attrs
-            assert len(plain) > 0 and int(plain["denominator"].sum()) > 0, metric
+    _assert_counters_equal_the_table(whole, parts, sichuan.COMPUTE, sichuan.sichuan_seat_table)
 
 
 def test_sichuan_counters_keep_groups_not_hands(sichuan_datasets):

@@ -8,8 +8,9 @@ without a declaration), picked by ``seat_view``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from mjstats.decision.view import Counts, RulesetView
 from mjstats.rulesets.guobiao.incremental import (
@@ -31,6 +32,7 @@ __all__ = ["VIEW", "seat_view", "view_of_void"]
 _NONE: frozenset[int] = frozenset()
 
 
+_A = TypeVar("_A")  # what a hand is asked (its shanten or its useful kinds)
 Voids = tuple[int, ...]  # the suits a seat may still hold void: its declared one, or (none
 # declared) every suit it has no meld of (reference sichuan.md §2.3: a winning hand lacks one)
 
@@ -96,17 +98,7 @@ def _discard_shanten(counts: Counts, melds: int, kinds: list[int] | None, voids:
         kinds = [k for k in range(34) if counts[k]]
     if not _holds(counts, voids):
         return guobiao_discard_shanten(counts, melds, kinds)
-    void = voids[0] if len(voids) == 1 else None
-    out: dict[int, int] = {}
-    void_left: int | None = None
-    for t in kinds:
-        if t // 9 == void:
-            if void_left is None:
-                void_left = _shanten(_without(counts, t), melds, voids)
-            out[t] = void_left
-        else:
-            out[t] = _shanten(_without(counts, t), melds, voids)
-    return out
+    return _per_discard(counts, melds, kinds, voids, _shanten)
 
 
 def _useful_after(
@@ -116,16 +108,24 @@ def _useful_after(
     void-suit discards share one answer, as above)."""
     if not _holds(counts, voids):
         return guobiao_useful_after_discards(counts, melds, kinds)
+    return _per_discard(counts, melds, kinds, voids, _useful)
+
+
+def _per_discard(
+    counts: Counts, melds: int, kinds: list[int], voids: Voids, answer: Callable[[Counts, int, Voids], _A]
+) -> dict[int, _A]:
+    """``answer`` of the hand each discard of ``kinds`` leaves; the discards of a declared void
+    suit leave hands with the same answer (any void tile is one more to take in), asked once."""
     void = voids[0] if len(voids) == 1 else None
-    out: dict[int, frozenset[int]] = {}
-    void_useful: frozenset[int] | None = None
+    out: dict[int, _A] = {}
+    void_answer: _A | None = None
     for t in kinds:
         if t // 9 == void:
-            if void_useful is None:
-                void_useful = _useful(_without(counts, t), melds, voids)
-            out[t] = void_useful
+            if void_answer is None:
+                void_answer = answer(_without(counts, t), melds, voids)
+            out[t] = void_answer
         else:
-            out[t] = _useful(_without(counts, t), melds, voids)
+            out[t] = answer(_without(counts, t), melds, voids)
     return out
 
 

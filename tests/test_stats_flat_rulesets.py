@@ -19,16 +19,21 @@ SIM = Path(__file__).resolve().parents[1] / "data" / "sim"
 BYS = [None, "seat", "player", "dealer,wind", "ruleset,profile,streak", "style,period"]
 
 
+def _whole_and_parts(folder: Path, sources: list[SourceInput]) -> tuple[Path, Path]:
+    """``sources`` ingested twice: in default part files, and in parts of 40 hands."""
+    whole, parts = folder / "whole", folder / "parts"
+    ingest_sources(sources, whole)
+    ingest_sources(sources, parts, chunk_hands=40, batch_records=40)
+    return whole, parts
+
+
 @pytest.fixture(scope="module")
 def gold_datasets(tmp_path_factory) -> tuple[Path, Path]:
     """The same Fuzhou and Guobiao hands in default part files and in parts of 40 hands."""
     folder = tmp_path_factory.mktemp("flat-gold")
     sources = [SourceInput(_first_hands(SIM / "fuzhou.jsonl.gz", folder / "fz.jsonl", 800), "canonical"),
                SourceInput(_first_hands(SIM / "guobiao.jsonl.gz", folder / "gb.jsonl", 80), "canonical")]
-    whole, parts = folder / "whole", folder / "parts"
-    ingest_sources(sources, whole)
-    ingest_sources(sources, parts, chunk_hands=40, batch_records=40)
-    return whole, parts
+    return _whole_and_parts(folder, sources)
 
 
 def test_gold_counters_equal_the_per_seat_table(gold_datasets, monkeypatch):
@@ -99,10 +104,7 @@ def sichuan_datasets(tmp_path_factory) -> tuple[Path, Path]:
     write_canonical((hand for hand, _ in simulate_with_faults(SimConfig("sichuan", 240, 5), 0.0)), source)
     sources = [SourceInput(source, "canonical"),
                SourceInput(_first_hands(SIM / "guobiao.jsonl.gz", folder / "gb.jsonl", 80), "canonical")]
-    whole, parts = folder / "whole", folder / "parts"
-    ingest_sources(sources, whole)
-    ingest_sources(sources, parts, chunk_hands=40, batch_records=40)
-    return whole, parts
+    return _whole_and_parts(folder, sources)
 
 
 def test_sichuan_counters_equal_the_per_seat_table(sichuan_datasets, monkeypatch):

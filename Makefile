@@ -60,7 +60,11 @@ test: $(STAMP_DEV)
 ## Use it with PYTHONPATH=build/compiled (python -P keeps the source tree off sys.path).
 COMPILED := build/compiled
 PACKAGE_FILES := $(shell find mjstats -type f ! -path '*/__pycache__/*')
-compiled: $(COMPILED)/.built
+## One build at a time: a second `make compiled` (or test-compiled, bench) waits on the lock, then
+## finds the build made.
+compiled: $(STAMP_DEV)
+	@mkdir -p build
+	@flock build/.compiled.lock $(MAKE) --no-print-directory $(COMPILED)/.built
 $(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
 	rm -rf $(COMPILED).tmp && mkdir -p $(COMPILED).tmp
 	cp -r mjstats $(COMPILED).tmp/
@@ -80,7 +84,7 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_replay_last_tile.py tests/test_replay_oracle.py tests/test_replay_simulated.py \
 	tests/test_audit_dataset.py tests/test_decisions.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py
-test-compiled: $(COMPILED)/.built
+test-compiled: compiled
 	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) $(BIN)/python -P -m pytest \
 		--import-mode=append -p no:cacheprovider $(COMPILED_TESTS)
 
@@ -96,7 +100,7 @@ lint: $(STAMP_DEV)
 BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit decisions simulate stats scale viewer
 ## Those of COMPILED_BENCHES run again on the compiled build (make compiled), each naming its build.
 COMPILED_BENCHES := fans audit sichuan
-bench: $(STAMP_DEV) $(COMPILED)/.built
+bench: $(STAMP_DEV) compiled
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 	@for b in $(COMPILED_BENCHES); do echo "== bench/$$b.py (compiled build)"; \
 		PYTHONPATH=$(COMPILED) $(BIN)/python -P bench/$$b.py || exit 1; done

@@ -8,7 +8,7 @@ per-hand tables build them in their first phase). The figures in docs/scaling.md
 streams" section come from this script.
 Not part of ``make bench`` (it needs a dataset to look at).
 
-``python bench/stats_memory.py --sizes 100000 300000 [--repeat 3]`` compares sizes instead: it
+``python bench/stats_memory.py --sizes 100000 300000 [--repeat 3] [--jobs 1]`` compares sizes instead: it
 renumbers the bundled Botzone sample into a dataset of each size (bench/botzone_corpus.py;
 ingest and audit not measured), computes every metric in a fresh process, ``--repeat`` times per
 size, and prints the peak RSS (VmHWM) of each run, their median and the ratio of each size's
@@ -77,10 +77,10 @@ def _peak_of_all_metrics(dataset: str) -> None:
     print(f"{peak:.1f} {time.perf_counter() - start:.2f}")
 
 
-def compare_sizes(sizes: list[int], repeat: int = 3) -> None:
+def compare_sizes(sizes: list[int], repeat: int = 3, jobs: int = 1) -> None:
     """Peak memory of every metric at each size (a fresh process each run, ``repeat`` runs per
     size: the scan threads' timing moves the peak by a few percent from run to run), the median
-    against the smallest size's median."""
+    against the smallest size's median. ``jobs`` processes ingest each size (not measured)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from botzone_corpus import write_renumbered
 
@@ -94,7 +94,7 @@ def compare_sizes(sizes: list[int], repeat: int = 3) -> None:
         for n in sorted(sizes):
             source = write_renumbered(Path(tmp) / f"bz{n}.txt", n)
             dataset = Path(tmp) / f"ds{n}"
-            ingest_sources([SourceInput(source, "botzone", read_botzone)], dataset)
+            ingest_sources([SourceInput(source, "botzone", read_botzone)], dataset, jobs=jobs)
             source.unlink()
             peaks, times = [], []
             for _ in range(repeat):
@@ -123,12 +123,13 @@ def main() -> None:
         return
     if sys.argv[1] == "--sizes":
         args = sys.argv[2:]
-        repeat = 3
-        if "--repeat" in args:
-            at = args.index("--repeat")
-            repeat = int(args[at + 1])
-            del args[at:at + 2]
-        compare_sizes([int(n) for n in args], repeat)
+        options = {"--repeat": 3, "--jobs": 1}
+        for flag in options:
+            if flag in args:
+                at = args.index(flag)
+                options[flag] = int(args[at + 1])
+                del args[at:at + 2]
+        compare_sizes([int(n) for n in args], options["--repeat"], options["--jobs"])
         return
     warnings.simplefilter("ignore")
     from mjstats.stats import METRICS, StatsError, compute

@@ -1,0 +1,501 @@
+"""The ingest fast lane for Botzone text records: a record's text straight to column buffers.
+
+The reference parser (:func:`mjstats.formats.botzone.parse_record`) builds a Hand of ~110 Event
+tuples per record, which the store then transposes into columns: that is most of the ingest's
+time. Here a record of the usual shape is read with one dict lookup per action line (a table of
+every ``Player k Verb T`` line, built once), its events kept as template numbers, and the event
+columns built per batch with numpy; claims' ``from_seat`` and chows' ``claimed`` (the latest
+discard of the hand) are computed over the whole batch at once.
+
+Any record this lane does not fully recognise (a line of another shape, a defect, a number to
+check) goes through the reference parser unchanged, so hands, rejects, their messages and line
+numbers are exactly the reference's; ``tests/test_botzone_lane.py`` compares both lanes' tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+# the reference's own number and fan checks: a line either passes them here or the reference
+# parser reads the record and rejects it with its own message
+from mjstats.formats.botzone import BOTZONE_PROFILE, parse_record
+from mjstats.formats.botzone import _Bad as Bad
+from mjstats.formats.botzone import _number as parse_number
+from mjstats.formats.botzone import _parse_fans as parse_fans
+from mjstats.formats.limits import Cut
+from mjstats.records import CLAIM_KINDS, EventKind, Outcome, Reject, WinKind
+from mjstats.rulesets import RECORDS_RULESET
+from mjstats.store.batches import HandInfo, ParsedBatch, RawRecord, hand_info
+from mjstats.store.schema import SCHEMAS, UNDATED, HandColumns
+from mjstats.tiles import ALL_KINDS
+
+__all__ = ["parse_batch"]
+
+_KEY = (RECORDS_RULESET, UNDATED)  # the partition of every Botzone text hand (no dates)
+_NO_NAMES = ("", "", "", "")  # Hand.players when the record names nobody
+_INT64 = (-(1 << 63), (1 << 63) - 1)  # the reference's bounds: scores (payments column),
+_INT32 = (-(1 << 31), (1 << 31) - 1)  # fan totals (wins column)
+
+_SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
+_TILE = {t.botzone: int(t) for t in ALL_KINDS}
+_WINDS = {f"Wind {w}": w for w in range(4)}
+
+# Words and fan items already checked by the reference (real records repeat a few hundred);
+# bounded so that hostile input cannot grow them
+_CACHE_SIZE = 4096
+_SCORES: dict[str, int] = {}
+_FAN_TOTALS: dict[str, int] = {}
+_FAN_ITEMS: dict[str, tuple[str, int]] = {}
+
+
+def _checked_numbers(cache: dict[str, int], words: list[str], what: str,
+                     bounds: tuple[int, int]) -> list[int] | None:  # fmt: skip
+    """The words as integers by the reference's check (None if one fails it), remembered."""
+    try:
+        values = [parse_number(w, what, bounds, 0) for w in words]
+    except Bad:
+        return None
+    if len(cache) < _CACHE_SIZE:
+        cache.update(zip(words, values, strict=True))
+    return values
+
+
+def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
+    """A Fan line's total and (name, count) items, as the reference's ``_parse_fans`` reads
+    them; None where it would reject the line."""
+    if len(words) not in (2, 3):
+        return None
+    total = _FAN_TOTALS.get(words[1])
+    if total is None:
+        totals = _checked_numbers(_FAN_TOTALS, words[1:2], "fan total", _INT32)
+        if totals is None:
+            return None
+        total = totals[0]
+    if len(words) == 2:
+        return total, []
+    items = list(map(_FAN_ITEMS.get, words[2].split("+")))
+    if None in items:
+        try:
+            _, entries = parse_fans(words, 0)
+        except Bad:
+            return None
+        items = [(e.name, e.count) for e in entries]
+        if len(_FAN_ITEMS) < _CACHE_SIZE:
+            _FAN_ITEMS.update(zip(words[2].split("+"), items, strict=True))
+    return total, items  # type: ignore[return-value]
+
+
+# --- event templates: (kind, seat, tile, claim, win); an event is its template's number ----------
+_VERBS = {
+    "Draw": EventKind.DRAW, "Play": EventKind.DISCARD, "Chi": EventKind.CHI,
+    "Peng": EventKind.PENG, "Gang": EventKind.GANG, "AnGang": EventKind.ANGANG,
+    "BuGang": EventKind.BUGANG,
+}  # fmt: skip
+_CLAIM_VERBS = ("Chi", "Peng", "Gang")  # action lines that may carry Ignore clauses mid-hand
+_TEMPLATES: list[tuple[EventKind, int | None, int | None, str | None, str | None]] = []
+_INDEX: dict[tuple[Any, ...], int] = {}
+_LINE_CODE: dict[str, int] = {}  # "Player 2 Play W5" -> its template
+
+
+def _template(kind: EventKind, seat: int | None, tile: int | None, claim: str | None = None,
+              win: str | None = None) -> int:  # fmt: skip
+    _INDEX[kind, seat, tile, claim, win] = len(_TEMPLATES)
+    _TEMPLATES.append((kind, seat, tile, claim, win))
+    return len(_TEMPLATES) - 1
+
+
+for _verb, _kind in _VERBS.items():
+    for _seat in range(4):
+        for _code, _tile in _TILE.items():
+            _LINE_CODE[f"Player {_seat} {_verb} {_code}"] = _template(_kind, _seat, _tile)
+for _seat in range(4):
+    _template(EventKind.DEAL, _seat, None)
+    for _tile in _TILE.values():
+        _template(EventKind.HU, _seat, _tile)
+        _template(EventKind.HU, _seat, _tile, win=WinKind.ROB_KONG.value)
+        for _claim in sorted(CLAIM_KINDS):
+            _template(EventKind.IGNORED, _seat, _tile, claim=_claim)
+_HUANG = _template(EventKind.HUANG, None, None)
+
+_T_KIND = [t[0] for t in _TEMPLATES]
+_T_SEAT = [t[1] for t in _TEMPLATES]
+_T_TILE = [t[2] for t in _TEMPLATES]
+# numpy and Arrow lookups by template number (-1: null)
+_NP_SEAT = np.array([-1 if s is None else s for s in _T_SEAT], np.int8)
+_NP_TILE = np.array([-1 if t is None else t for t in _T_TILE], np.int8)
+_NP_PLAY = np.array([k is EventKind.DISCARD for k in _T_KIND])
+_NP_FROM = np.array([k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k in _T_KIND])
+_NP_CHI = np.array([k is EventKind.CHI for k in _T_KIND])
+_NP_IGNORED = np.array([k is EventKind.IGNORED for k in _T_KIND], np.int64)
+_NP_DEAL = np.array([k is EventKind.DEAL for k in _T_KIND])
+_PA_KIND = pa.array([k.value for k in _T_KIND], pa.string())
+_PA_CLAIM = pa.array([t[3] for t in _TEMPLATES], pa.string())
+_PA_WIN = pa.array([t[4] for t in _TEMPLATES], pa.string())
+_DEALS = [_INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)]
+_DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
+_ROB_KONG = WinKind.ROB_KONG.value
+
+
+class _Lane:
+    """Column buffers of consecutive fast-lane hands (one source, one partition)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.codes: list[int] = []  # template number per event
+        self.deal_tiles: list[int] = []  # the DEAL events' tiles, in order
+        self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
+        self.hu_from: list[int] = []
+        self.hands: dict[str, list[Any]] = {"match_id": [], "prevalent_wind": [], "outcome": [],
+                                            "n_events": [], "line": []}  # fmt: skip
+        # no per-event line numbers: an event's line is its hand's line + 2 + its seq, less the
+        # IGNORED events up to it (they share their claim's line)
+        self.wins: dict[str, list[Any]] = {f: [] for f in SCHEMAS["wins"].names}
+        self.fans: dict[str, list[Any]] = {f: [] for f in SCHEMAS["fans"].names}
+        self.scores: list[int] = []  # four per hand
+        self.won: list[bool] = []
+
+    def add(self, record: bytes, start: int) -> HandInfo | None:
+        """Append one record's rows and say what the parent needs of it; None (nothing appended)
+        when the record is not of a shape this lane reads: the reference parser takes it."""
+        try:
+            text = record.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        if "\r" in text:  # the reference strips a CR before each line end: let it
+            return None
+        body = text.split("\n")
+        body.pop()  # every record ends in a newline
+        n_lines = len(body)
+        if n_lines < 8 or not body[0].startswith("Match "):
+            return None
+        head = body[0].split()
+        wind = _WINDS.get(body[1])
+        if len(head) != 2 or wind is None:
+            return None
+        match_id = head[1]
+        codes: list[int] = []
+        tiles: list[int | None] = []
+        for line in body[2:6]:  # the four deals come first (reference: any action needs all four)
+            words = line.split()
+            if len(words) != 16 or words[0] != "Player" or words[2] != "Deal" or words[1] not in _SEATS:
+                return None
+            codes.append(_DEALS[_SEATS[words[1]]])
+            tiles += map(_TILE.get, words[3:])
+        if None in tiles:
+            return None
+        score_words = body[-1].split()
+        if len(score_words) != 5 or score_words[0] != "Score":
+            return None
+        scores = list(map(_SCORES.get, score_words[1:]))
+        if None in scores:
+            scores = _checked_numbers(_SCORES, score_words[1:], "score", _INT64)  # type: ignore[assignment]
+            if scores is None:
+                return None
+        if body[-2] == "Huang":
+            middle_end, won = n_lines - 2, False
+        else:
+            fan_words = body[-2].split()
+            if n_lines < 9 or not fan_words or fan_words[0] != "Fan":
+                return None
+            fan_line = _fans(fan_words)
+            if fan_line is None:
+                return None
+            fan_total, fans = fan_line
+            middle_end, won = n_lines - 3, True
+        middle = body[6:middle_end]
+        found = list(map(_LINE_CODE.get, middle))
+        if None in found:  # Ignore clauses (or lines of other shapes: the reference reads those)
+            expanded = _with_ignored(middle, found)
+            if expanded is None:
+                return None
+            found, prev = expanded
+        else:
+            prev = found[-1] if found else codes[-1]
+        codes += found
+        first = len(self.codes)
+        if won:
+            hu = _hu(body[-3], prev, codes)
+            if hu is None:
+                return None
+            hu_codes, hu_from, winner, win_tile, self_drawn, win_kind = hu
+            if hu_from is not None:
+                self.hu_at.append(first + len(codes))
+                self.hu_from.append(hu_from)
+            codes += hu_codes
+        else:
+            codes.append(_HUANG)
+        self.codes += codes
+        self.deal_tiles += tiles  # type: ignore[arg-type]  # None ruled out above
+        h = self.hands
+        h["match_id"].append(match_id)
+        h["prevalent_wind"].append(wind)
+        h["outcome"].append(Outcome.WIN.value if won else Outcome.DRAW.value)
+        h["n_events"].append(len(codes))
+        h["line"].append(start)
+        self.scores += scores
+        self.won.append(won)
+        if won:
+            w = self.wins
+            w["match_id"].append(match_id)
+            w["winner"].append(winner)
+            w["loser"].append(hu_from)
+            w["win_tile"].append(win_tile)
+            w["self_drawn"].append(self_drawn)
+            w["win_kind"].append(win_kind)
+            w["fan_total"].append(fan_total)
+            f = self.fans
+            f["match_id"] += [match_id] * len(fans)
+            f["winner"] += [winner] * len(fans)
+            for name, count in fans:
+                f["name"].append(name)
+                f["count"].append(count)
+        return HandInfo(
+            match_id, 0, _KEY[0], _KEY[1], BOTZONE_PROFILE, _NO_NAMES, None, self.source, start,
+            len(codes), int(won), not won, None,
+        )  # fmt: skip
+
+    def tables(self) -> dict[str, pa.Table]:
+        """The buffered hands as the ingest tables, as :class:`HandColumns` would build them."""
+        n_hands = len(self.won)
+        counts = np.array(self.hands["n_events"], np.int64)
+        starts = np.zeros(n_hands, np.int64)
+        np.cumsum(counts[:-1], out=starts[1:])
+        owner = np.repeat(np.arange(n_hands), counts)  # each event's hand
+        match_ids = pa.array(self.hands["match_id"], pa.string())
+        return {
+            "hands": self._hands_table(match_ids),
+            "events": self._events_table(match_ids, owner, starts),
+            "wins": self._wins_table(),
+            "fans": self._fans_table(),
+            "payments": self._payments_table(match_ids),
+        }
+
+    def _events_table(self, match_ids: pa.Array, owner: np.ndarray, starts: np.ndarray) -> pa.Table:
+        codes = np.array(self.codes, np.intp)
+        n = len(codes)
+        where = np.arange(n)
+        seq = where - starts[owner]
+        ignored = np.cumsum(_NP_IGNORED[codes])
+        ignored_before = np.zeros(len(starts), np.int64)
+        ignored_before[1:] = ignored[starts[1:] - 1]
+        lines = np.array(self.hands["line"], np.int64)[owner] + 2 + seq - (ignored - ignored_before[owner])
+        seat = _NP_SEAT[codes]
+        tile = _NP_TILE[codes]
+        # reference: a claim's from_seat is the seat of the hand's latest discard, a chow's
+        # claimed tile that discard (none before it: null)
+        latest = np.maximum.accumulate(np.where(_NP_PLAY[codes], where, -1))
+        claims = _NP_FROM[codes] & (latest >= starts[owner])
+        from_seat = np.full(n, -1, np.int8)
+        from_seat[claims] = seat[latest[claims]]
+        from_seat[np.array(self.hu_at, np.intp)] = np.array(self.hu_from, np.int8)
+        claimed = np.full(n, -1, np.int8)
+        chows = claims & _NP_CHI[codes]
+        claimed[chows] = tile[latest[chows]]
+        lengths = np.where(_NP_DEAL[codes], 13, 0).astype(np.int32)
+        offsets = np.zeros(n + 1, np.int32)
+        np.cumsum(lengths, out=offsets[1:])
+        dealt = pa.ListArray.from_arrays(
+            pa.array(offsets), pa.array(np.array(self.deal_tiles, np.int8), pa.int8())
+        )
+        taken = pa.array(codes)
+        columns = [
+            match_ids.take(pa.array(owner)),
+            pa.array(np.zeros(n, np.int32)),
+            pa.array(seq.astype(np.int32)),
+            _PA_KIND.take(taken),
+            _nullable(seat),
+            _nullable(tile),
+            dealt,
+            _nullable(from_seat),
+            _nullable(claimed),
+            pa.array(np.zeros(n, np.bool_)),
+            _PA_CLAIM.take(taken),
+            _PA_WIN.take(taken),
+            pa.array(lines),
+        ]
+        return pa.Table.from_arrays(columns, schema=SCHEMAS["events"])
+
+    def _hands_table(self, match_ids: pa.Array) -> pa.Table:
+        h = self.hands
+        n = len(self.won)
+        nothing = [None] * n
+        columns = {
+            "match_id": match_ids,
+            "hand_no": [0] * n,
+            "profile": [BOTZONE_PROFILE] * n,
+            "dealer": [0] * n,
+            "prevalent_wind": h["prevalent_wind"],
+            "streak": [0] * n,
+            "gold": nothing,
+            "outcome": h["outcome"],
+            "players": [list(_NO_NAMES)] * n,
+            "styles": [[]] * n,
+            "started_at": nothing,
+            "wall": nothing,
+            "dice": nothing,
+            "meta": [[]] * n,
+            "has_scores": [True] * n,
+            "n_events": h["n_events"],
+            "source": [self.source] * n,
+            "line": h["line"],
+            "origin": nothing,
+            "origin_line": nothing,
+        }
+        return pa.Table.from_pydict(columns, schema=SCHEMAS["hands"])
+
+    def _wins_table(self) -> pa.Table:
+        w = self.wins
+        n = len(w["match_id"])
+        w["hand_no"] = w["win_no"] = [0] * n
+        w["pattern"] = [None] * n
+        return pa.Table.from_pydict(w, schema=SCHEMAS["wins"])
+
+    def _fans_table(self) -> pa.Table:
+        f = self.fans
+        n = len(f["match_id"])
+        f["hand_no"] = f["win_no"] = [0] * n
+        f["points"] = [None] * n
+        return pa.Table.from_pydict(f, schema=SCHEMAS["fans"])
+
+    def _payments_table(self, match_ids: pa.Array) -> pa.Table:
+        n = len(self.won)
+        owner = pa.array(np.repeat(np.arange(n), 4))
+        won = np.repeat(np.array(self.won, np.bool_), 4)
+        columns = [
+            match_ids.take(owner),
+            pa.array(np.zeros(4 * n, np.int32)),
+            pa.array(np.tile(np.arange(4, dtype=np.int8), n)),
+            pa.array(self.scores, pa.int64()),
+            pa.nulls(4 * n, pa.string()),
+            pa.array(np.zeros(4 * n, np.int16), mask=~won),  # the only win's number; none on a draw
+        ]
+        return pa.Table.from_arrays(columns, schema=SCHEMAS["payments"])
+
+
+def _nullable(values: np.ndarray) -> pa.Array:
+    """An int8 column with -1 as null (no tile or seat code is negative)."""
+    return pa.array(values, mask=values < 0)
+
+
+def _with_ignored(middle: list[str], found: list[int | None]) -> tuple[list[int], int] | None:
+    """The middle lines' events where some lines are not plain actions: claims with Ignore
+    clauses become the claim and an IGNORED event per clause (reference ``_ignored_claims``);
+    any other line: None. Also gives the template of the last line's own event."""
+    codes: list[int] = []
+    done = 0
+    prev = found[-1]
+    while True:
+        try:
+            at = found.index(None, done)
+        except ValueError:
+            codes += found[done:]  # type: ignore[arg-type]
+            return codes, prev  # type: ignore[return-value]
+        codes += found[done:at]  # type: ignore[arg-type]
+        words = middle[at].split()
+        if len(words) < 9 or words[2] not in _CLAIM_VERBS:
+            return None
+        code = _LINE_CODE.get(" ".join(words[:4]))
+        ignored = _ignored(words[4:])
+        if code is None or words[0] != "Player" or ignored is None:
+            return None
+        codes.append(code)
+        codes += ignored
+        if at == len(found) - 1:
+            prev = code
+        done = at + 1
+
+
+def _ignored(words: list[str]) -> list[int] | None:
+    """``Ignore Player k Act T`` clauses (Act in any case) as IGNORED templates; None if malformed."""
+    if len(words) % 5:
+        return None
+    out = []
+    for i in range(0, len(words), 5):
+        ignore, player, seat_word, act, tile_code = words[i : i + 5]
+        claim = act.lower()
+        seat, tile = _SEATS.get(seat_word), _TILE.get(tile_code)
+        if ignore.lower() != "ignore" or player != "Player" or claim not in CLAIM_KINDS:
+            return None
+        if seat is None or tile is None:
+            return None
+        out.append(_INDEX[EventKind.IGNORED, seat, tile, claim, None])
+    return out
+
+
+def _hu(
+    text: str, prev: int, codes: list[int]
+) -> tuple[list[int], int | None, int, int, bool, str | None] | None:
+    """The Hu line's events and win: (templates, from_seat, winner, win tile, self-drawn, win
+    kind); None when it is not a well-formed Hu line. ``prev``: the previous line's own event."""
+    words = text.split()
+    if len(words) < 4 or words[0] != "Player" or words[2] != "Hu":
+        return None
+    seat, tile = _SEATS.get(words[1]), _TILE.get(words[3])
+    ignored = _ignored(words[4:]) if len(words) > 4 else []
+    if seat is None or tile is None or ignored is None:
+        return None
+    kind, prev_seat = _T_KIND[prev], _T_SEAT[prev]
+    from_seat: int | None
+    win_kind = None
+    if kind is _DRAW and prev_seat == seat:
+        # reference botzone-format.md: a self-drawn Hu names the last discard; the win tile is
+        # the tile of the same player's Draw on the line before
+        tile, from_seat, self_drawn = _T_TILE[prev], None, True  # type: ignore[assignment]
+    elif kind is _BUGANG and prev_seat != seat:  # robbing an added kong: the konger pays
+        from_seat, self_drawn, win_kind = prev_seat, False, _ROB_KONG
+    else:
+        from_seat, self_drawn = None, False
+        for code in reversed(codes):  # the latest discard's seat
+            if _T_KIND[code] is _DISCARD:
+                from_seat = _T_SEAT[code]
+                break
+    hu = _INDEX[EventKind.HU, seat, tile, None, win_kind]
+    return [hu, *ignored], from_seat, seat, tile, self_drawn, win_kind
+
+
+def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
+    """One batch of Botzone text records, through the fast lane where it reads a record whole and
+    the reference parser otherwise; the same batch as :func:`mjstats.store.batches.parse_batch`
+    with the reference parser alone (rows in record order)."""
+    batch = ParsedBatch()
+    runs: list[_Lane | HandColumns] = []  # consecutive hands of each lane, in order
+    others: dict[tuple[str, str], HandColumns] = {}  # hands of another partition (none expected)
+    for start, record in items:
+        batch.records += 1
+        if not isinstance(record, Cut):
+            lane = runs[-1] if runs and isinstance(runs[-1], _Lane) else None
+            if lane is None:
+                lane = _Lane(source)
+                runs.append(lane)
+            info = lane.add(record, start)
+            if info is not None:
+                batch.hands.append(info)
+                continue
+        parsed = parse_record(record, start, source)
+        if isinstance(parsed, Reject):
+            batch.rejects.append(parsed)
+            continue
+        info = hand_info(parsed, keep_raw=False)
+        if (info.ruleset, info.period) == _KEY:
+            if not runs or not isinstance(runs[-1], HandColumns):
+                runs.append(HandColumns())
+            runs[-1].add_hand(parsed)
+        else:
+            others.setdefault((info.ruleset, info.period), HandColumns()).add_hand(parsed)
+        batch.hands.append(info)
+    parts = [run.tables() if isinstance(run, _Lane) else run.take() for run in runs if _filled(run)]
+    if parts:
+        batch.tables[_KEY] = {
+            name: parts[0][name] if len(parts) == 1 else pa.concat_tables([p[name] for p in parts])
+            for name in parts[0]
+        }
+    for key, columns in others.items():
+        batch.tables[key] = columns.take()
+    return batch
+
+
+def _filled(run: _Lane | HandColumns) -> bool:
+    return bool(run.won) if isinstance(run, _Lane) else run.n_hands > 0

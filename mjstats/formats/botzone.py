@@ -341,6 +341,8 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
 
     for number, text in group[2:]:
         words = text.split()  # type: ignore[union-attr]  # UTF-8 checked above
+        if not words:  # white space the splitter does not take for a blank line (U+3000, ...)
+            raise _Bad(f"a line of white space only: {text!r}", number)
         head = words[0]
         if result is not None:
             raise _Bad(f"unexpected line after Score: {text[:60]!r}", number)  # type: ignore[index]

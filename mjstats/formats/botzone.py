@@ -170,16 +170,18 @@ def _split_blocks(stream: BinaryIO, limit: int) -> Iterator[tuple[int, bytes | C
             return
 
 
-_SPACE_STARTS = (b"\n ", b"\n\t", b"\n\r", b"\n\x0b", b"\n\x0c")
+# a line starting with white space; one regular-expression pass over a block costs a sixth of
+# five substring searches (each stops at every newline: 1.4 ms a megabyte)
+_SPACE_START = re.compile(rb"\n[ \t\r\x0b\x0c]")
 
 
 def _irregular(block: bytes) -> bool:
     """Whether cutting at "\n\n" could differ from the line splitter: a line starting with white
     space (it may be blank to the line splitter), or a Match line right after a non-blank line.
-    Plain substring counts: a regular expression over a megabyte costs more than it saves."""
+    The Match lines are plain substring counts."""
     if block[:1].isspace() and block[:1] != b"\n":
         return True
-    if any(start in block for start in _SPACE_STARTS):
+    if _SPACE_START.search(block):
         return True
     # a block starts on a line after a blank line (or the file's first line): say so to count
     framed = b"\n\n" + block

@@ -14,6 +14,7 @@ numbers are exactly the reference's; ``tests/test_botzone_lane.py`` compares bot
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -130,11 +131,13 @@ _NP_PLAY = np.array([k is EventKind.DISCARD for k in _T_KIND])
 _NP_FROM = np.array([k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k in _T_KIND])
 _NP_CHI = np.array([k is EventKind.CHI for k in _T_KIND])
 _NP_IGNORED = np.array([k is EventKind.IGNORED for k in _T_KIND], np.int64)
-_NP_DEAL = np.array([k is EventKind.DEAL for k in _T_KIND])
+_NP_DEALT = np.array([13 if k is EventKind.DEAL else 0 for k in _T_KIND], np.int32)  # tiles
 _PA_KIND = pa.array([k.value for k in _T_KIND], pa.string())
 _PA_CLAIM = pa.array([t[3] for t in _TEMPLATES], pa.string())
 _PA_WIN = pa.array([t[4] for t in _TEMPLATES], pa.string())
-_DEALS = [_INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)]
+_PLAYERS, _DEAL_WORDS = ["Player"] * 4, ["Deal"] * 4
+_info = functools.partial(tuple.__new__, HandInfo)
+_DEAL_OF = {str(s): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat word
 _DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
 _ROB_KONG = WinKind.ROB_KONG.value
 
@@ -148,14 +151,14 @@ class _Lane:
         self.deal_tiles: list[int] = []  # the DEAL events' tiles, in order
         self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
         self.hu_from: list[int] = []
-        self.hands: dict[str, list[Any]] = {"match_id": [], "prevalent_wind": [], "outcome": [],
-                                            "n_events": [], "line": []}  # fmt: skip
+        # a row per hand (match_id, prevalent_wind, won, n_events, line) and per win (the wins
+        # table's columns from match_id and winner on): one append each, transposed per batch
+        self.hands: list[tuple[str, int, bool, int, int]] = []
+        self.wins: list[tuple[str, int, int | None, int, bool, str | None, int]] = []
         # no per-event line numbers: an event's line is its hand's line + 2 + its seq, less the
         # IGNORED events up to it (they share their claim's line)
-        self.wins: dict[str, list[Any]] = {f: [] for f in SCHEMAS["wins"].names}
-        self.fans: dict[str, list[Any]] = {f: [] for f in SCHEMAS["fans"].names}
+        self.fans: dict[str, list[Any]] = {f: [] for f in ("match_id", "winner", "name", "count")}
         self.scores: list[int] = []  # four per hand
-        self.won: list[bool] = []
 
     def add(self, record: bytes, start: int) -> HandInfo | None:
         """Append one record's rows and say what the parent needs of it; None (nothing appended)
@@ -176,15 +179,14 @@ class _Lane:
         if len(head) != 2 or wind is None:
             return None
         match_id = head[1]
-        codes: list[int] = []
-        tiles: list[int | None] = []
-        for line in body[2:6]:  # the four deals come first (reference: any action needs all four)
-            words = line.split()
-            if len(words) != 16 or words[0] != "Player" or words[2] != "Deal" or words[1] not in _SEATS:
-                return None
-            codes.append(_DEALS[_SEATS[words[1]]])
-            tiles += map(_TILE.get, words[3:])
-        if None in tiles:
+        # the four deals come first (reference: any action needs all four), each "Player k Deal"
+        # and 13 tiles, one space apart (other spacing: the reference reads the record)
+        words = " ".join(body[2:6]).split(" ")
+        if len(words) != 64 or words[0::16] != _PLAYERS or words[2::16] != _DEAL_WORDS:
+            return None
+        codes = list(map(_DEAL_OF.get, words[1::16]))
+        tiles = list(map(_TILE.get, words[3:16] + words[19:32] + words[35:48] + words[51:]))
+        if None in tiles or None in codes:
             return None
         score_words = body[-1].split()
         if len(score_words) != 5 or score_words[0] != "Score":
@@ -229,59 +231,91 @@ class _Lane:
             codes.append(_HUANG)
         self.codes += codes
         self.deal_tiles += tiles  # type: ignore[arg-type]  # None ruled out above
-        h = self.hands
-        h["match_id"].append(match_id)
-        h["prevalent_wind"].append(wind)
-        h["outcome"].append(Outcome.WIN.value if won else Outcome.DRAW.value)
-        h["n_events"].append(len(codes))
-        h["line"].append(start)
+        self.hands.append((match_id, wind, won, len(codes), start))
         self.scores += scores
-        self.won.append(won)
         if won:
-            w = self.wins
-            w["match_id"].append(match_id)
-            w["winner"].append(winner)
-            w["loser"].append(hu_from)
-            w["win_tile"].append(win_tile)
-            w["self_drawn"].append(self_drawn)
-            w["win_kind"].append(win_kind)
-            w["fan_total"].append(fan_total)
-            f = self.fans
-            f["match_id"] += [match_id] * len(fans)
-            f["winner"] += [winner] * len(fans)
-            for name, count in fans:
-                f["name"].append(name)
-                f["count"].append(count)
-        return HandInfo(
-            match_id, 0, _KEY[0], _KEY[1], BOTZONE_PROFILE, _NO_NAMES, None, self.source, start,
-            len(codes), int(won), not won, None,
-        )  # fmt: skip
+            self.wins.append((match_id, winner, hu_from, win_tile, self_drawn, win_kind, fan_total))
+            if fans:
+                f = self.fans
+                f["match_id"] += [match_id] * len(fans)
+                f["winner"] += [winner] * len(fans)
+                names, counts = zip(*fans, strict=True)
+                f["name"] += names
+                f["count"] += counts
+        # the named tuple's own __new__ is a Python function: build the tuple directly
+        return _info((match_id, 0, *_KEY, BOTZONE_PROFILE, _NO_NAMES, None, self.source, start,
+                      len(codes), int(won), not won, None))  # fmt: skip
 
     def tables(self) -> dict[str, pa.Table]:
         """The buffered hands as the ingest tables, as :class:`HandColumns` would build them."""
-        n_hands = len(self.won)
-        counts = np.array(self.hands["n_events"], np.int64)
-        starts = np.zeros(n_hands, np.int64)
+        n = len(self.hands)
+        match_id, wind, won, n_events, line = zip(*self.hands, strict=True)
+        match_ids = pa.array(match_id, pa.string())
+        counts = np.array(n_events, np.int64)
+        starts = np.zeros(n, np.int64)  # each hand's first event
         np.cumsum(counts[:-1], out=starts[1:])
-        owner = np.repeat(np.arange(n_hands), counts)  # each event's hand
-        match_ids = pa.array(self.hands["match_id"], pa.string())
+        nothing = pa.nulls(n)
+        hands = {
+            "match_id": match_ids,
+            "hand_no": np.zeros(n, np.int32),
+            "profile": [BOTZONE_PROFILE] * n,
+            "dealer": np.zeros(n, np.int8),
+            "prevalent_wind": np.array(wind, np.int8),
+            "streak": np.zeros(n, np.int16),
+            "gold": nothing,
+            "outcome": [Outcome.WIN.value if w else Outcome.DRAW.value for w in won],
+            "players": [list(_NO_NAMES)] * n,
+            "styles": [[]] * n,
+            "started_at": nothing,
+            "wall": nothing,
+            "dice": nothing,
+            "meta": [[]] * n,
+            "has_scores": np.ones(n, np.bool_),
+            "n_events": counts.astype(np.int32),
+            "source": [self.source] * n,
+            "line": np.array(line, np.int64),
+            "origin": nothing,
+            "origin_line": nothing,
+        }
+        n_wins = len(self.wins)
+        wins = dict(zip(("match_id", "winner", "loser", "win_tile", "self_drawn", "win_kind", "fan_total"),
+                        zip(*self.wins, strict=True) if n_wins else ([],) * 7, strict=True))  # fmt: skip
+        wins.update(hand_no=[0] * n_wins, win_no=[0] * n_wins, pattern=[None] * n_wins)
+        fans: dict[str, Any] = dict(self.fans)
+        n_fans = len(fans["name"])
+        fans.update(hand_no=[0] * n_fans, win_no=[0] * n_fans, points=[None] * n_fans)
+        per_seat = np.repeat(np.arange(n), 4)
+        payments = {
+            "match_id": match_ids.take(pa.array(per_seat)),
+            "hand_no": np.zeros(4 * n, np.int32),
+            "seat": np.tile(np.arange(4, dtype=np.int8), n),
+            "score": pa.array(self.scores, pa.int64()),
+            "reason": pa.nulls(4 * n, pa.string()),  # net scores, not itemised
+            # the only win's number; none on a draw
+            "win_no": pa.array(np.zeros(4 * n, np.int16), mask=~np.array(won, np.bool_)[per_seat]),
+        }
         return {
-            "hands": self._hands_table(match_ids),
-            "events": self._events_table(match_ids, owner, starts),
-            "wins": self._wins_table(),
-            "fans": self._fans_table(),
-            "payments": self._payments_table(match_ids),
+            "hands": _table("hands", hands),
+            "events": self._events_table(match_ids, np.array(line, np.int64), starts, counts),
+            "wins": _table("wins", wins),
+            "fans": _table("fans", fans),
+            "payments": _table("payments", payments),
         }
 
-    def _events_table(self, match_ids: pa.Array, owner: np.ndarray, starts: np.ndarray) -> pa.Table:
+    def _events_table(
+        self, match_ids: pa.Array, hand_lines: np.ndarray, starts: np.ndarray, counts: np.ndarray
+    ) -> pa.Table:
         codes = np.array(self.codes, np.intp)
         n = len(codes)
+        owner = np.repeat(np.arange(len(starts)), counts)  # each event's hand
         where = np.arange(n)
         seq = where - starts[owner]
+        # an event's line: its hand's line + 2 + seq, less the IGNORED events up to it (they
+        # share their claim's line)
         ignored = np.cumsum(_NP_IGNORED[codes])
         ignored_before = np.zeros(len(starts), np.int64)
         ignored_before[1:] = ignored[starts[1:] - 1]
-        lines = np.array(self.hands["line"], np.int64)[owner] + 2 + seq - (ignored - ignored_before[owner])
+        lines = hand_lines[owner] + 2 + seq - (ignored - ignored_before[owner])
         seat = _NP_SEAT[codes]
         tile = _NP_TILE[codes]
         # reference: a claim's from_seat is the seat of the hand's latest discard, a chow's
@@ -294,9 +328,8 @@ class _Lane:
         claimed = np.full(n, -1, np.int8)
         chows = claims & _NP_CHI[codes]
         claimed[chows] = tile[latest[chows]]
-        lengths = np.where(_NP_DEAL[codes], 13, 0).astype(np.int32)
         offsets = np.zeros(n + 1, np.int32)
-        np.cumsum(lengths, out=offsets[1:])
+        np.cumsum(_NP_DEALT[codes], out=offsets[1:])
         dealt = pa.ListArray.from_arrays(
             pa.array(offsets), pa.array(np.array(self.deal_tiles, np.int8), pa.int8())
         )
@@ -318,61 +351,14 @@ class _Lane:
         ]
         return pa.Table.from_arrays(columns, schema=SCHEMAS["events"])
 
-    def _hands_table(self, match_ids: pa.Array) -> pa.Table:
-        h = self.hands
-        n = len(self.won)
-        nothing = [None] * n
-        columns = {
-            "match_id": match_ids,
-            "hand_no": [0] * n,
-            "profile": [BOTZONE_PROFILE] * n,
-            "dealer": [0] * n,
-            "prevalent_wind": h["prevalent_wind"],
-            "streak": [0] * n,
-            "gold": nothing,
-            "outcome": h["outcome"],
-            "players": [list(_NO_NAMES)] * n,
-            "styles": [[]] * n,
-            "started_at": nothing,
-            "wall": nothing,
-            "dice": nothing,
-            "meta": [[]] * n,
-            "has_scores": [True] * n,
-            "n_events": h["n_events"],
-            "source": [self.source] * n,
-            "line": h["line"],
-            "origin": nothing,
-            "origin_line": nothing,
-        }
-        return pa.Table.from_pydict(columns, schema=SCHEMAS["hands"])
 
-    def _wins_table(self) -> pa.Table:
-        w = self.wins
-        n = len(w["match_id"])
-        w["hand_no"] = w["win_no"] = [0] * n
-        w["pattern"] = [None] * n
-        return pa.Table.from_pydict(w, schema=SCHEMAS["wins"])
-
-    def _fans_table(self) -> pa.Table:
-        f = self.fans
-        n = len(f["match_id"])
-        f["hand_no"] = f["win_no"] = [0] * n
-        f["points"] = [None] * n
-        return pa.Table.from_pydict(f, schema=SCHEMAS["fans"])
-
-    def _payments_table(self, match_ids: pa.Array) -> pa.Table:
-        n = len(self.won)
-        owner = pa.array(np.repeat(np.arange(n), 4))
-        won = np.repeat(np.array(self.won, np.bool_), 4)
-        columns = [
-            match_ids.take(owner),
-            pa.array(np.zeros(4 * n, np.int32)),
-            pa.array(np.tile(np.arange(4, dtype=np.int8), n)),
-            pa.array(self.scores, pa.int64()),
-            pa.nulls(4 * n, pa.string()),
-            pa.array(np.zeros(4 * n, np.int16), mask=~won),  # the only win's number; none on a draw
-        ]
-        return pa.Table.from_arrays(columns, schema=SCHEMAS["payments"])
+def _table(name: str, columns: dict[str, Any]) -> pa.Table:
+    """A table of the schema ``name`` from its columns (Arrow arrays, numpy arrays or lists)."""
+    schema = SCHEMAS[name]
+    return pa.Table.from_arrays(
+        [pa.array(columns[f.name], f.type) if not isinstance(columns[f.name], pa.Array) else
+         columns[f.name] for f in schema], schema=schema,
+    )  # fmt: skip
 
 
 def _nullable(values: np.ndarray) -> pa.Array:
@@ -498,4 +484,4 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
 
 
 def _filled(run: _Lane | HandColumns) -> bool:
-    return bool(run.won) if isinstance(run, _Lane) else run.n_hands > 0
+    return bool(run.hands) if isinstance(run, _Lane) else run.n_hands > 0

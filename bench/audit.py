@@ -45,10 +45,10 @@ def _cpu_seconds() -> float:
 def _child(mode: str, source: str, dataset: str, jobs: int) -> None:
     cpu, start = _cpu_seconds(), time.perf_counter()
     if mode == "ingest":
-        from mjstats.formats.botzone import read_botzone
         from mjstats.store import SourceInput, ingest_sources
 
-        summary = ingest_sources([SourceInput(Path(source), "botzone", read_botzone)], Path(dataset))
+        # the format's own batches, as ``mjstats ingest`` reads them (the Botzone fast lane)
+        summary = ingest_sources([SourceInput(Path(source), "botzone")], Path(dataset))
         count, findings = summary.hands, 0
     else:
         from mjstats.audit import audit_dataset

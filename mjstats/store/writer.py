@@ -169,7 +169,10 @@ class _PartitionWriter:
             values.clear()
         self.n_hands = 0
         del tables
-        gc.collect()  # the collector is paused while buffering; sweep once per part file
+        # the collector is paused while buffering; sweep once per part file. Everything made since
+        # the last sweep is young: the young generations hold it, and leaving out the oldest (the
+        # modules, some 60,000 objects) saves ~25 ms a part file
+        gc.collect(1)
 
 
 def _batches(item: SourceInput, jobs: int, batch_records: int) -> Iterator[ParsedBatch]:

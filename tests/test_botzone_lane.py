@@ -25,12 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "botzone" / "sample.txt"
 SHARED_SAMPLE = Path("/work/shared/data/botzone/sample.txt")  # the real sample where present
 
-ROB_KONG = """Match bbbbbbbbbbbbbbbbbbbbbbbb
+_DEALS = "\n".join(GOOD.splitlines()[2:6])  # the reader tests' four deals
+
+ROB_KONG = f"""Match bbbbbbbbbbbbbbbbbbbbbbbb
 Wind 2
-Player 0 Deal W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9
-Player 1 Deal T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4
-Player 2 Deal B5 B6 B7 B8 B9 F1 F2 F3 F4 J1 J2 J3 T1
-Player 3 Deal W2 W3 W4 W5 W6 W7 T2 T3 T4 T5 T6 T7 B1
+{_DEALS}
 Player 0 Draw J1
 Player 0 Play J1
 Player 1 Peng J1 Ignore Player 3 Chi J1 ignore Player 2 PENG J1
@@ -51,12 +50,9 @@ Fan 9 抢杠和*1
 Score 0 -9 9 0
 """
 
-DRAWN = """Match cccccccccccccccccccccccc
+DRAWN = f"""Match cccccccccccccccccccccccc
 Wind 3
-Player 0 Deal W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9
-Player 1 Deal T1 T2 T3 T4 T5 T6 T7 T8 T9 B1 B2 B3 B4
-Player 2 Deal B5 B6 B7 B8 B9 F1 F2 F3 F4 J1 J2 J3 T1
-Player 3 Deal W2 W3 W4 W5 W6 W7 T2 T3 T4 T5 T6 T7 B1
+{_DEALS}
 Player 0 Draw W5
 Player 0 Play W5
 Player 1 Chi W4 Ignore Player 3 Peng W5

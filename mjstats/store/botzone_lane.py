@@ -22,7 +22,7 @@ import pyarrow as pa
 
 # the reference's own number and fan checks: a line either passes them here or the reference
 # parser reads the record and rejects it with its own message
-from mjstats.formats.botzone import BOTZONE_PROFILE, parse_record
+from mjstats.formats.botzone import _INT32, _INT64, BOTZONE_PROFILE, parse_record
 from mjstats.formats.botzone import _Bad as Bad
 from mjstats.formats.botzone import _number as parse_number
 from mjstats.formats.botzone import _parse_fans as parse_fans
@@ -37,8 +37,6 @@ __all__ = ["parse_batch"]
 
 _KEY = (RECORDS_RULESET, UNDATED)  # the partition of every Botzone text hand (no dates)
 _NO_NAMES = ("", "", "", "")  # Hand.players when the record names nobody
-_INT64 = (-(1 << 63), (1 << 63) - 1)  # the reference's bounds: scores (payments column),
-_INT32 = (-(1 << 31), (1 << 31) - 1)  # fan totals (wins column)
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
 _TILE = {t.botzone: int(t) for t in ALL_KINDS}
@@ -103,6 +101,7 @@ _LINE_CODE: dict[str, int] = {}  # "Player 2 Play W5" -> its template
 
 def _template(kind: EventKind, seat: int | None, tile: int | None, claim: str | None = None,
               win: str | None = None) -> int:  # fmt: skip
+    """Register an event template and give its number."""
     _INDEX[kind, seat, tile, claim, win] = len(_TEMPLATES)
     _TEMPLATES.append((kind, seat, tile, claim, win))
     return len(_TEMPLATES) - 1
@@ -147,7 +146,9 @@ class _Lane:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.codes: list[int] = []  # template number per event
+        # a template number per event; no line numbers: an event's line is its hand's line + 2
+        # + its seq, less the IGNORED events up to it (they share their claim's line)
+        self.codes: list[int] = []
         self.deal_tiles: list[int] = []  # the DEAL events' tiles, in order
         self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
         self.hu_from: list[int] = []
@@ -155,8 +156,6 @@ class _Lane:
         # table's columns from match_id and winner on): one append each, transposed per batch
         self.hands: list[tuple[str, int, bool, int, int]] = []
         self.wins: list[tuple[str, int, int | None, int, bool, str | None, int]] = []
-        # no per-event line numbers: an event's line is its hand's line + 2 + its seq, less the
-        # IGNORED events up to it (they share their claim's line)
         self.fans: dict[str, list[Any]] = {f: [] for f in ("match_id", "winner", "name", "count")}
         self.scores: list[int] = []  # four per hand
 

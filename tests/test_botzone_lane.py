@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from mjstats.formats.botzone import parse_record, split_records
 from mjstats.formats.limits import input_limits
-from mjstats.store import SourceInput, batches, botzone_lane, ingest_sources
+from mjstats.store import SourceInput, batches, botzone_lane, ingest_sources, writer
 from mjstats.store.batches import ParsedBatch, batch_from_records
 from mjstats.store.layout import current_version, manifest
 from mjstats.store.schema import INGEST_TABLES
@@ -239,14 +239,17 @@ def test_ingest_with_and_without_the_lane_writes_the_same_dataset(tmp_path, monk
     second.write_bytes(GOOD.encode() + b"\n" + ROB_KONG.encode())
     inputs = [SourceInput(first, "botzone"), SourceInput(second, "botzone")]
     fast = ingest_sources(inputs, tmp_path / "fast", batch_records=7, chunk_hands=9)
+    monkeypatch.setattr(writer, "PARALLEL_MIN_BYTES", 0)  # the lane in worker processes too
+    ingest_sources(inputs, tmp_path / "workers", jobs=2, batch_records=7, chunk_hands=9)
     monkeypatch.setattr(batches, "_FAST_LANES", {})
     slow = ingest_sources(inputs, tmp_path / "slow", batch_records=7, chunk_hands=9)
     assert json.dumps(fast.as_dict()) == json.dumps(slow.as_dict())
     assert fast.hands == 19 and fast.rejects == 2
     assert fast.reject_samples == slow.reject_samples
-    a, b = _dataset(tmp_path / "fast"), _dataset(tmp_path / "slow")
-    assert a["sources"] == b["sources"]
-    for name, files in a["tables"].items():
-        assert [f for f, _ in files] == [f for f, _ in b["tables"][name]], name
-        for (_, x), (_, y) in zip(files, b["tables"][name], strict=True):
-            assert x.equals(y), name
+    b = _dataset(tmp_path / "slow")
+    for a in (_dataset(tmp_path / "fast"), _dataset(tmp_path / "workers")):
+        assert a["sources"] == b["sources"]
+        for name, files in a["tables"].items():
+            assert [f for f, _ in files] == [f for f, _ in b["tables"][name]], name
+            for (_, x), (_, y) in zip(files, b["tables"][name], strict=True):
+                assert x.equals(y), name

@@ -29,7 +29,18 @@ from mjstats.records import (
 from mjstats.rulesets import RECORDS_RULESET
 from mjstats.tiles import ALL_KINDS, Tile
 
-__all__ = ["BOTZONE_PROFILE", "parse_record", "read_botzone", "split_records"]
+__all__ = [
+    "BOTZONE_PROFILE",
+    "INT16_RANGE",
+    "INT32_RANGE",
+    "INT64_RANGE",
+    "BadLine",
+    "parse_fans",
+    "parse_number",
+    "parse_record",
+    "read_botzone",
+    "split_records",
+]
 
 BOTZONE_PROFILE = "botzone"
 
@@ -45,8 +56,9 @@ _HUANG = EventKind.HUANG
 _event = tuple.__new__
 
 
-class _Bad(Exception):
-    """A defect in the record being parsed: the message and the line it is on."""
+class BadLine(Exception):
+    """A defect in the record being parsed: the message and the line it is on (public: the
+    store's Botzone fast lane runs the same number and fan checks)."""
 
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
@@ -241,7 +253,7 @@ def parse_record(record: bytes | Cut, start: int, source: str) -> Hand | Reject:
     group, raw = _decode(start, record)
     try:
         return _parse_record(group, source, start, raw)
-    except _Bad as bad:
+    except BadLine as bad:
         return Reject(source=source, line=bad.line, error=str(bad), match_id=_match_id(group), raw=raw)
 
 
@@ -281,53 +293,53 @@ _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
 
 # Ranges of the dataset's integer columns (mjstats.store.schema): a number outside its column's
 # range is a reject naming the field here, not an Arrow error when the table is built.
-_INT16 = (-(1 << 15), (1 << 15) - 1)
-_INT32 = (-(1 << 31), (1 << 31) - 1)
-_INT64 = (-(1 << 63), (1 << 63) - 1)
+INT16_RANGE = (-(1 << 15), (1 << 15) - 1)
+INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
+INT64_RANGE = (-(1 << 63), (1 << 63) - 1)
 _DIGITS = re.compile(r"[0-9]+")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
-def _number(word: str, what: str, bounds: tuple[int, int], line: int) -> int:
+def parse_number(word: str, what: str, bounds: tuple[int, int], line: int) -> int:
     """An ASCII decimal integer within ``bounds`` (a short word: no 4,300-digit conversions)."""
     if len(word) > 25 or not _INTEGER.fullmatch(word):
         if _INTEGER.fullmatch(word):
-            raise _Bad(f"{what} out of range {bounds[0]}..{bounds[1]}: {word[:30]}...", line)
-        raise _Bad(f"non-integer {what} {word[:60]!r}", line)
+            raise BadLine(f"{what} out of range {bounds[0]}..{bounds[1]}: {word[:30]}...", line)
+        raise BadLine(f"non-integer {what} {word[:60]!r}", line)
     value = int(word)
     if not bounds[0] <= value <= bounds[1]:
-        raise _Bad(f"{what} out of range {bounds[0]}..{bounds[1]}: {value}", line)
+        raise BadLine(f"{what} out of range {bounds[0]}..{bounds[1]}: {value}", line)
     return value
 
 
 def _tile(code: str, line: int) -> Tile:
     tile = _TILE.get(code)
     if tile is None:
-        raise _Bad(f"bad tile code {code!r}", line)
+        raise BadLine(f"bad tile code {code!r}", line)
     return tile
 
 
 def _seat(word: str, line: int) -> int:
     seat = _SEATS.get(word)
     if seat is None:
-        raise _Bad(f"bad player number {word!r} (expected 0..3)", line)
+        raise BadLine(f"bad player number {word!r} (expected 0..3)", line)
     return seat
 
 
 def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Hand:
     for number, text in group:
         if text is None:
-            raise _Bad("invalid UTF-8", number)
+            raise BadLine("invalid UTF-8", number)
     first = group[0][1] or ""
     match_id = _match_id(group)
     if match_id is None:
-        raise _Bad(f"expected 'Match <id>', found {first[:60]!r}", start)
+        raise BadLine(f"expected 'Match <id>', found {first[:60]!r}", start)
     if len(group) < 2:
-        raise _Bad("truncated record: no Wind line", start)
+        raise BadLine("truncated record: no Wind line", start)
     wind_line, wind_text = group[1]
     wind_parts = wind_text.split() if wind_text else []
     if len(wind_parts) != 2 or wind_parts[0] != "Wind" or wind_parts[1] not in ("0", "1", "2", "3"):
-        raise _Bad(f"expected 'Wind <0..3>', found {wind_text!r}", wind_line)
+        raise BadLine(f"expected 'Wind <0..3>', found {wind_text!r}", wind_line)
     prevalent = int(wind_parts[1])
 
     events: list[Event] = []
@@ -344,32 +356,32 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
     for number, text in group[2:]:
         words = text.split()  # type: ignore[union-attr]  # UTF-8 checked above
         if not words:  # white space the splitter does not take for a blank line (U+3000, ...)
-            raise _Bad(f"a line of white space only: {text!r}", number)
+            raise BadLine(f"a line of white space only: {text!r}", number)
         head = words[0]
         if result is not None:
-            raise _Bad(f"unexpected line after Score: {text[:60]!r}", number)  # type: ignore[index]
+            raise BadLine(f"unexpected line after Score: {text[:60]!r}", number)  # type: ignore[index]
         if head == "Player":
             if len(words) < 3:
-                raise _Bad(f"incomplete action line {text!r}", number)
+                raise BadLine(f"incomplete action line {text!r}", number)
             seat = _SEATS.get(words[1])
             if seat is None:
                 seat = _seat(words[1], number)
             verb = words[2]
             if outcome is not None:
-                raise _Bad(f"action after the hand ended: {text!r}", number)
+                raise BadLine(f"action after the hand ended: {text!r}", number)
             if verb == "Deal":
                 tiles = tuple(map(_TILE.get, words[3:]))
                 if None in tiles:
                     tiles = tuple(_tile(w, number) for w in words[3:])  # raises on the bad code
                 if len(tiles) != 13:
-                    raise _Bad(f"a deal has 13 tiles, found {len(tiles)}", number)
+                    raise BadLine(f"a deal has 13 tiles, found {len(tiles)}", number)
                 event = _event(Event, (seq, _DEAL, seat, None, tiles, None, None, False, None, None, number))
                 dealt += 1
             else:
                 if dealt != 4:
-                    raise _Bad(f"{verb} before all four deals", number)
+                    raise BadLine(f"{verb} before all four deals", number)
                 if len(words) < 4:
-                    raise _Bad(f"{verb} without a tile", number)
+                    raise BadLine(f"{verb} without a tile", number)
                 tile = _TILE.get(words[3]) or _tile(words[3], number)
                 # the two commonest lines first: they are nine in ten of a record
                 if verb == "Draw":
@@ -415,7 +427,7 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                     pending_win = (seat, tile, from_seat, self_drawn, win_kind, number)
                     outcome = Outcome.WIN
                 else:
-                    raise _Bad(f"unknown action {verb!r}", number)
+                    raise BadLine(f"unknown action {verb!r}", number)
             events.append(event)
             prev = event
             seq += 1
@@ -423,18 +435,18 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                 seq = _ignored_claims(words[4:], number, events, seq, verb)
         elif head == "Fan":
             if outcome is not Outcome.WIN:
-                raise _Bad("Fan line without a Hu", number)
-            fan_total, fans = _parse_fans(words, number)
+                raise BadLine("Fan line without a Hu", number)
+            fan_total, fans = parse_fans(words, number)
         elif head == "Score":
             if outcome is None:
-                raise _Bad("Score line before the hand ended", number)
+                raise BadLine("Score line before the hand ended", number)
             if len(words) != 5:
-                raise _Bad(f"a Score line has 4 scores, found {len(words) - 1}", number)
-            scores = tuple(_number(w, "score", _INT64, number) for w in words[1:])
+                raise BadLine(f"a Score line has 4 scores, found {len(words) - 1}", number)
+            scores = tuple(parse_number(w, "score", INT64_RANGE, number) for w in words[1:])
             if outcome is Outcome.WIN:
                 assert pending_win is not None
                 if fan_total is None:
-                    raise _Bad("win without a Fan line", number)
+                    raise BadLine("win without a Fan line", number)
                 winner, win_tile, loser, self_drawn, _, _ = pending_win
                 result = Result(
                     Outcome.WIN, winner, loser, win_tile, self_drawn, fan_total, fans, scores, None
@@ -443,19 +455,19 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
                 result = Result(Outcome.DRAW, scores=scores)
         elif head == "Huang":
             if outcome is not None:
-                raise _Bad("Huang after the hand ended", number)
+                raise BadLine("Huang after the hand ended", number)
             if dealt != 4:
-                raise _Bad("Huang before all four deals", number)
+                raise BadLine("Huang before all four deals", number)
             events.append(_event(Event, (seq, _HUANG, None, None, (), None, None, False, None, None, number)))
             seq += 1
             outcome = Outcome.DRAW
         else:
-            raise _Bad(f"unknown line {head!r}", number)
+            raise BadLine(f"unknown line {head!r}", number)
 
     if dealt != 4:
-        raise _Bad(f"truncated record: {dealt} of 4 deals", group[-1][0])
+        raise BadLine(f"truncated record: {dealt} of 4 deals", group[-1][0])
     if result is None:
-        raise _Bad("truncated record: no Score line", group[-1][0])
+        raise BadLine("truncated record: no Score line", group[-1][0])
     return Hand(
         match_id=match_id,
         hand_no=0,
@@ -472,14 +484,14 @@ def _parse_record(group: list[RawLine], source: str, start: int, raw: str) -> Ha
 def _ignored_claims(words: list[str], number: int, events: list[Event], seq: int, verb: str) -> int:
     """Parse ``Ignore Player k Act T`` clauses (Act in any case) into IGNORED events."""
     if verb not in ("Peng", "Gang", "Hu", "Chi"):
-        raise _Bad(f"unexpected words after {verb}: {' '.join(words)!r}", number)
+        raise BadLine(f"unexpected words after {verb}: {' '.join(words)!r}", number)
     if len(words) % 5:
-        raise _Bad(f"malformed Ignore clause {' '.join(words)!r}", number)
+        raise BadLine(f"malformed Ignore clause {' '.join(words)!r}", number)
     for i in range(0, len(words), 5):
         ignore, player, seat_word, act, tile_code = words[i : i + 5]
         claim = act.lower()
         if ignore.lower() != "ignore" or player != "Player" or claim not in CLAIM_KINDS:
-            raise _Bad(f"malformed Ignore clause {' '.join(words[i : i + 5])!r}", number)
+            raise BadLine(f"malformed Ignore clause {' '.join(words[i : i + 5])!r}", number)
         seat = _seat(seat_word, number)
         tile = _tile(tile_code, number)
         events.append(_event(Event, (seq, _IGNORED, seat, tile, (), None, None, False, claim, None, number)))
@@ -487,21 +499,21 @@ def _ignored_claims(words: list[str], number: int, events: list[Event], seq: int
     return seq
 
 
-def _parse_fans(words: list[str], number: int) -> tuple[int, tuple[FanEntry, ...]]:
+def parse_fans(words: list[str], number: int) -> tuple[int, tuple[FanEntry, ...]]:
     """``Fan <total> <name>*<count>+<name>*<count>...``: count is occurrences, not points."""
     if len(words) < 2:
-        raise _Bad("Fan line without a total", number)
-    total = _number(words[1], "fan total", _INT32, number)
+        raise BadLine("Fan line without a total", number)
+    total = parse_number(words[1], "fan total", INT32_RANGE, number)
     if len(words) > 3:
-        raise _Bad(f"unexpected words in Fan line: {' '.join(words[3:])!r}", number)
+        raise BadLine(f"unexpected words in Fan line: {' '.join(words[3:])!r}", number)
     entries: list[FanEntry] = []
     if len(words) == 3:
         for item in words[2].split("+"):
             name, star, count = item.rpartition("*")
             if not star or not name or not _DIGITS.fullmatch(count):
-                raise _Bad(f"malformed fan item {item[:60]!r} (expected name*count)", number)
-            times = _number(count, "fan count", _INT16, number)
+                raise BadLine(f"malformed fan item {item[:60]!r} (expected name*count)", number)
+            times = parse_number(count, "fan count", INT16_RANGE, number)
             if times < 1:
-                raise _Bad(f"malformed fan item {item[:60]!r} (a count is at least 1)", number)
+                raise BadLine(f"malformed fan item {item[:60]!r} (a count is at least 1)", number)
             entries.append(FanEntry(name, times))
     return total, tuple(entries)

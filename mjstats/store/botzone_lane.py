@@ -22,10 +22,15 @@ import pyarrow as pa
 
 # the reference's own number and fan checks: a line either passes them here or the reference
 # parser reads the record and rejects it with its own message
-from mjstats.formats.botzone import _INT32, _INT64, BOTZONE_PROFILE, parse_record
-from mjstats.formats.botzone import _Bad as Bad
-from mjstats.formats.botzone import _number as parse_number
-from mjstats.formats.botzone import _parse_fans as parse_fans
+from mjstats.formats.botzone import (
+    BOTZONE_PROFILE,
+    INT32_RANGE,
+    INT64_RANGE,
+    BadLine,
+    parse_fans,
+    parse_number,
+    parse_record,
+)
 from mjstats.formats.limits import Cut
 from mjstats.records import CLAIM_KINDS, EventKind, Outcome, Reject, WinKind
 from mjstats.rulesets import RECORDS_RULESET
@@ -55,7 +60,7 @@ def _checked_numbers(cache: dict[str, int], words: list[str], what: str,
     """The words as integers by the reference's check (None if one fails it), remembered."""
     try:
         values = [parse_number(w, what, bounds, 0) for w in words]
-    except Bad:
+    except BadLine:
         return None
     if len(cache) < _CACHE_SIZE:
         cache.update(zip(words, values, strict=True))
@@ -63,13 +68,13 @@ def _checked_numbers(cache: dict[str, int], words: list[str], what: str,
 
 
 def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
-    """A Fan line's total and (name, count) items, as the reference's ``_parse_fans`` reads
+    """A Fan line's total and (name, count) items, as the reference's ``parse_fans`` reads
     them; None where it would reject the line."""
     if len(words) not in (2, 3):
         return None
     total = _FAN_TOTALS.get(words[1])
     if total is None:
-        totals = _checked_numbers(_FAN_TOTALS, words[1:2], "fan total", _INT32)
+        totals = _checked_numbers(_FAN_TOTALS, words[1:2], "fan total", INT32_RANGE)
         if totals is None:
             return None
         total = totals[0]
@@ -79,7 +84,7 @@ def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
     if None in items:
         try:
             _, entries = parse_fans(words, 0)
-        except Bad:
+        except BadLine:
             return None
         items = [(e.name, e.count) for e in entries]
         if len(_FAN_ITEMS) < _CACHE_SIZE:
@@ -192,7 +197,7 @@ class _Lane:
             return None
         scores = list(map(_SCORES.get, score_words[1:]))
         if None in scores:
-            scores = _checked_numbers(_SCORES, score_words[1:], "score", _INT64)  # type: ignore[assignment]
+            scores = _checked_numbers(_SCORES, score_words[1:], "score", INT64_RANGE)  # type: ignore[assignment]
             if scores is None:
                 return None
         if body[-2] == "Huang":

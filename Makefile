@@ -48,10 +48,12 @@ SIM_HANDS := 2000
 samples: $(STAMP_RUN)
 	for r in guobiao fuzhou sichuan; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz --force -q; done
 
-## The whole (fast) test suite, plus ruff, then the compiled build's tests.
+## The whole (fast) test suite, plus ruff, then the compiled build's tests. Property tests run
+## derandomized (the `ci` hypothesis profile of tests/conftest.py); `pytest` by hand draws anew.
+HYPOTHESIS := --hypothesis-profile=ci
 test: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(HYPOTHESIS)
 	$(MAKE) --no-print-directory test-compiled
 
 ## The compiled build (docs/compiled.md): a copy of the package under build/compiled with the
@@ -86,11 +88,11 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py
 test-compiled: compiled
 	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) $(BIN)/python -P -m pytest \
-		--import-mode=append -p no:cacheprovider $(COMPILED_TESTS)
+		--import-mode=append -p no:cacheprovider $(HYPOTHESIS) $(COMPILED_TESTS)
 
 ## Everything, slow tests included.
 test-all: $(STAMP_DEV)
-	$(BIN)/python -m pytest -m ''
+	$(BIN)/python -m pytest $(HYPOTHESIS) -m ''
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench

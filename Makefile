@@ -48,16 +48,22 @@ SIM_HANDS := 2000
 samples: $(STAMP_RUN)
 	for r in guobiao fuzhou sichuan; do $(BIN)/mjstats simulate --rules $$r --hands $(SIM_HANDS) --seed 1 --out data/sim/$$r.jsonl.gz --force -q; done
 
-## The whole (fast) test suite, plus ruff, then the compiled build's tests.
+## The whole (fast) test suite, plus ruff, then the compiled build's tests. Property tests run
+## derandomized (the `ci` hypothesis profile of tests/conftest.py); `pytest` by hand draws anew.
+HYPOTHESIS := --hypothesis-profile=ci
 test: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(HYPOTHESIS)
 	$(MAKE) --no-print-directory test-compiled
 
 ## The compiled build (docs/compiled.md): a copy of the package under build/compiled with the
 ## modules named by mjstats/compiled.py (the core's and each ruleset spec's `compiled`) compiled by mypyc;
 ## the source tree never holds a built module.
 ## Use it with PYTHONPATH=build/compiled (python -P keeps the source tree off sys.path).
+## build/compiled is a symlink to a versioned folder, build/compiled-<UTC time>-<pid>: a rebuild
+## compiles into a new one, then renames a new link over the old (atomic: a process importing
+## meanwhile finds one build or the other, never none), then removes the versions that are
+## neither the current one nor mapped by a running process (an extension loaded from it).
 COMPILED := build/compiled
 PACKAGE_FILES := $(shell find mjstats -type f ! -path '*/__pycache__/*')
 ## One build at a time: a second `make compiled` (or test-compiled, bench) waits on the lock, then
@@ -66,15 +72,28 @@ compiled: $(STAMP_DEV)
 	@mkdir -p build
 	@flock build/.compiled.lock $(MAKE) --no-print-directory $(COMPILED)/.built
 $(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
-	rm -rf $(COMPILED).tmp && mkdir -p $(COMPILED).tmp
-	cp -r mjstats $(COMPILED).tmp/
-	find $(COMPILED).tmp -name __pycache__ -prune -exec rm -rf {} +
-	cd $(COMPILED).tmp && $(abspath $(BIN))/mypyc --follow-imports=silent --ignore-missing-imports \
-		$$($(abspath $(BIN))/python -m mjstats.compiled) \
-		>build.log 2>&1 || { tail -30 build.log; exit 1; }
-	rm -rf $(COMPILED).tmp/build $(COMPILED).tmp/build.log $(COMPILED)
-	mv $(COMPILED).tmp $(COMPILED)
-	touch $@
+	@set -e; version=compiled-$$(date -u +%Y%m%dT%H%M%SZ)-$$$$; new=build/$$version; \
+	echo "building $$new"; \
+	rm -rf $(COMPILED).tmp $$new && mkdir -p $$new; \
+	cp -r mjstats $$new/; \
+	find $$new -name __pycache__ -prune -exec rm -rf {} +; \
+	if ! (cd $$new && $(abspath $(BIN))/mypyc --follow-imports=silent --ignore-missing-imports \
+		$$($(abspath $(BIN))/python -m mjstats.compiled) >build.log 2>&1); then \
+		tail -30 $$new/build.log; mv $$new/build.log build/compiled-failed.log; rm -rf $$new; \
+		echo "build failed (build/compiled-failed.log); $(COMPILED) is unchanged"; exit 1; \
+	fi; \
+	rm -rf $$new/build $$new/build.log build/compiled-failed.log; \
+	touch $$new/.built; \
+	if [ -d $(COMPILED) ] && [ ! -L $(COMPILED) ]; then mv $(COMPILED) build/compiled-unversioned-$$$$; fi; \
+	ln -s $$version $(COMPILED).next && mv -T $(COMPILED).next $(COMPILED); \
+	for old in build/compiled-*; do \
+		[ -d "$$old" ] && [ "$$old" != "$$new" ] || continue; \
+		if grep -qsF "$$(cd "$$old" && pwd -P)/" /proc/[0-9]*/maps; then echo "kept $$old: in use"; \
+		else rm -rf "$$old"; fi; \
+	done; \
+	echo "$(COMPILED) -> $$version"
+## A run that must keep one build throughout resolves the link once, at its start.
+COMPILED_NOW = $$(readlink -f $(COMPILED))
 
 ## The tests of the compiled modules, run on the compiled build (it must be the one imported).
 COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py tests/test_guobiao_seeds.py \
@@ -85,12 +104,12 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_audit_dataset.py tests/test_decisions.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py
 test-compiled: compiled
-	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED):$(CURDIR) $(BIN)/python -P -m pytest \
-		--import-mode=append -p no:cacheprovider $(COMPILED_TESTS)
+	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED_NOW):$(CURDIR) $(BIN)/python -P -m pytest \
+		--import-mode=append -p no:cacheprovider $(HYPOTHESIS) $(COMPILED_TESTS)
 
 ## Everything, slow tests included.
 test-all: $(STAMP_DEV)
-	$(BIN)/python -m pytest -m ''
+	$(BIN)/python -m pytest $(HYPOTHESIS) -m ''
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench
@@ -103,7 +122,7 @@ COMPILED_BENCHES := fans audit sichuan
 bench: $(STAMP_DEV) compiled
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 	@for b in $(COMPILED_BENCHES); do echo "== bench/$$b.py (compiled build)"; \
-		PYTHONPATH=$(COMPILED) $(BIN)/python -P bench/$$b.py || exit 1; done
+		PYTHONPATH=$(COMPILED_NOW) $(BIN)/python -P bench/$$b.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

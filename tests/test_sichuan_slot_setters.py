@@ -10,9 +10,9 @@ from dataclasses import dataclass, field, make_dataclass
 import pytest
 
 from mjstats.errors import MjstatsError
-from mjstats.rulesets.sichuan.fan import WinScore, _win_score
+from mjstats.rulesets.sichuan.fan import _WIN_SCORE_SETTERS, WinScore
 from mjstats.rulesets.sichuan.settle import Payment, _payment
-from mjstats.rulesets.sichuan.slot_setters import SlotSetterError, slot_setters
+from mjstats.rulesets.sichuan.slot_setters import SlotSetterError, frozen_record, record_setters, slot_setters
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +97,19 @@ def test_the_fast_payment_builder_takes_and_sets_every_field_in_order() -> None:
 def test_the_fast_win_score_builder_sets_every_field_in_order() -> None:
     names = [f.name for f in dataclasses.fields(WinScore)]
     values = [f"value of {name}" for name in names]
-    built = _win_score(*values)
+    built = frozen_record(WinScore, _WIN_SCORE_SETTERS, tuple(values))
     assert [getattr(built, name) for name in names] == values
     assert built == WinScore(*values)  # type: ignore[arg-type]
     assert not hasattr(WinScore, "__post_init__")
     with pytest.raises(ValueError):
-        _win_score(*values, "one too many")
+        frozen_record(WinScore, _WIN_SCORE_SETTERS, (*values, "one too many"))
+    with pytest.raises(ValueError):
+        frozen_record(WinScore, _WIN_SCORE_SETTERS, tuple(values[:-1]))
+
+
+def test_record_setters_take_every_field_in_order() -> None:
+    set_left, set_right = record_setters(_Pair)
+    pair = frozen_record(_Pair, (set_left, set_right), (1, 2))
+    assert type(pair) is _Pair and pair == _Pair(1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        pair.left = 3  # type: ignore[misc]

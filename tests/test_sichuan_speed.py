@@ -163,13 +163,14 @@ def test_payments_built_by_the_slot_setters_are_the_dataclass_s_own():
 
 
 def test_win_scores_built_by_the_slot_setters_are_the_dataclass_s_own():
-    """fan._win_score (score_win's constructor) gives what WinScore(...) gives, still frozen; a
-    missing field is refused."""
+    """frozen_record with fan's WinScore setters (score_win's constructor) gives what
+    WinScore(...) gives, still frozen; a missing field is refused."""
     import dataclasses
 
     import pytest
 
-    from mjstats.rulesets.sichuan.fan import WinScore, _win_score, score_win
+    from mjstats.rulesets.sichuan.fan import _WIN_SCORE_SETTERS, WinScore, score_win
+    from mjstats.rulesets.sichuan.slot_setters import frozen_record
 
     score = score_win("W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", (), "W5")
     args = tuple(getattr(score, f.name) for f in dataclasses.fields(WinScore))
@@ -179,11 +180,11 @@ def test_win_scores_built_by_the_slot_setters_are_the_dataclass_s_own():
     with pytest.raises(dataclasses.FrozenInstanceError):
         score.fan = 0  # type: ignore[misc]
     with pytest.raises(ValueError):
-        _win_score(*args[:-1])
+        frozen_record(WinScore, _WIN_SCORE_SETTERS, args[:-1])
 
 
 def test_settlements_built_by_the_slot_setters_are_the_dataclass_s_own():
-    """settle._frozen (the end status and the settlement of settle_hand) gives what the
+    """frozen_record (the end status and the settlement of settle_hand) gives what the
     dataclasses' own constructors give: equal, same hash and repr, still frozen; a missing field
     is refused."""
     import dataclasses
@@ -211,4 +212,4 @@ def test_settlements_built_by_the_slot_setters_are_the_dataclass_s_own():
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(record, dataclasses.fields(cls)[0].name, None)
     with pytest.raises(ValueError):
-        sc._frozen(sc.EndStatus, sc._END_STATUS_SETTERS, (0, False, (), False))
+        sc.frozen_record(sc.EndStatus, sc._END_STATUS_SETTERS, (0, False, (), False))

@@ -138,8 +138,14 @@ class _Judge:
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
         self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
         self.hands: list[_SeatHand | None] = [None] * 4
+        # each seat's view, asked of the ruleset once and again only after an event that may
+        # change it (the view's seat_view_events); a view answering for every seat is kept as is
+        self.views: list[RulesetView | None] = [None if view.seat_view else view] * 4
         self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
         handlers = replay.handlers
+        # innermost, so that a listener hears the event with every seat's view already forgotten
+        for kind in view.seat_view_events if view.seat_view is not None else ():
+            self._wrap(handlers, kind, self.forget_views)
         self._wrap(handlers, EventKind.DISCARD, self.on_discard)
         for kind in _CLAIMS:
             self._wrap(handlers, kind, self.on_claim)
@@ -158,8 +164,19 @@ class _Judge:
     # --- what a seat holds and sees ------------------------------------------------------------
     def view_of(self, seat: int) -> RulesetView:
         """The view answering for ``seat`` (the ruleset's own, or the seat's: its void suit)."""
-        seat_view = self.view.seat_view
-        return self.view if seat_view is None else seat_view(self.replay, seat)
+        found = self.views[seat]
+        if found is None:
+            seat_view = self.view.seat_view
+            assert seat_view is not None  # a view answering for every seat is never forgotten
+            found = self.views[seat] = seat_view(self.replay, seat)
+        return found
+
+    def forget_views(self, ev: Event, inner: Callable[[Event], None]) -> None:
+        """After an event that may change a seat's view, every seat's is asked again."""
+        try:
+            inner(ev)
+        finally:
+            self.views = [None] * 4
 
     def is_out(self, seat: int) -> bool:
         """The seat is out of the hand (血战到底: it has won): no decision, nobody's opponent."""

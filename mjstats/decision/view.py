@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from mjstats.rulesets import UnknownRuleset, get
 
 if TYPE_CHECKING:
+    from mjstats.records import EventKind
     from mjstats.replay.profile import Meld
     from mjstats.replay.replayer import HandReplay
     from mjstats.replay.state import Phase
@@ -61,6 +62,9 @@ class RulesetView:
     # (replay, seat): the view answering for one seat, where the answers depend on the seat
     # (a declared void suit); None: this view answers for every seat
     seat_view: Callable[[HandReplay, int], RulesetView] | None = None
+    # the events after which ``seat_view`` may answer otherwise for some seat (a void declared, a
+    # meld of a new suit): the judge keeps each seat's view and asks again only after one of them
+    seat_view_events: frozenset[EventKind] = frozenset()
     # (replay, seat): the seat is out of the hand (血战到底: it has won): it decides nothing
     # more and is nobody's opponent; None: a hand ends at its first win
     out: Callable[[HandReplay, int], bool] | None = None

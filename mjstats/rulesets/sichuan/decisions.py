@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from mjstats.decision.view import Counts, RulesetView
+from mjstats.records import EventKind
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
@@ -196,6 +197,7 @@ def _make(void: int | None, voids: Voids) -> RulesetView:
         # above 0, no tile completes the hand
         far_waits=lambda counts, melds: False,
         seat_view=seat_view,
+        seat_view_events=_SEAT_VIEW_EVENTS,
         out=lambda replay, seat: _sichuan(replay).p[seat].won,  # reference §2.10: 血战到底
         table=lambda replay: SichuanTable(_sichuan(replay)),
         chow=False,  # reference §2.6: no chow
@@ -203,6 +205,12 @@ def _make(void: int | None, voids: Voids) -> RulesetView:
     )
 
 
+# what seat_view reads changes only here: the void suit at 定缺 (reference §2.3), the suits of the
+# melds (which a seat without a declaration can no longer give up) at a pong or a kong; a robbed
+# 补杠 turned back into its pong keeps its suit
+_SEAT_VIEW_EVENTS = frozenset(
+    {EventKind.VOID, EventKind.PENG, EventKind.GANG, EventKind.ANGANG, EventKind.BUGANG}
+)
 _VIEWS: dict[tuple[int | None, Voids], RulesetView] = {}
 _EVERY_SUIT: Voids = (0, 1, 2)
 

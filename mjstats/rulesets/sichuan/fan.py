@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
-from mjstats.rulesets.sichuan.slot_setters import slot_setters
+from mjstats.rulesets.sichuan.slot_setters import frozen_record, record_setters
 from mjstats.rulesets.sichuan.suit_table import ENTRIES, combine, suit_entry
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
@@ -149,21 +148,10 @@ class WinScore:
 
 
 # The slots' own setters of WinScore, in field order: the generated __init__ of a frozen
-# dataclass sets each of its 16 fields through object.__setattr__, these about twice as fast
-# into the same object. slot_setters refuses, at import, a WinScore that does more than set its
-# fields (tests/test_sichuan_speed.py).
-_WIN_SCORE_SETTERS = slot_setters(WinScore, [f.name for f in fields(WinScore)])
-# (WinScore.__new__: object.__new__ in the pure build; the compiled build's native class has an
-# allocator of its own, which object.__new__ refuses; its fields are set by the same setters)
-_new_score = WinScore.__new__
-
-
-def _win_score(*values: Any) -> WinScore:
-    """``WinScore(*values)`` (every field, in order), built by the slots' setters."""
-    score = _new_score(WinScore)
-    for set_field, value in zip(_WIN_SCORE_SETTERS, values, strict=True):
-        set_field(score, value)
-    return score
+# dataclass sets each of its 16 fields through object.__setattr__, frozen_record with these about
+# twice as fast into the same object. slot_setters refuses, at import, a WinScore that does more
+# than set its fields (tests/test_sichuan_speed.py).
+_WIN_SCORE_SETTERS = record_setters(WinScore)
 
 
 def gen_count(all_counts: Sequence[int], melds: Sequence[Meld], counting: str = "all") -> int:
@@ -662,7 +650,7 @@ def score_win(
         total = pattern_fan + gen + sum(f for _, f in extras)
     cap = rules.cap_fan  # prof.multiplier and prof.cap, inlined
     multiplier = 1 << (total if cap < 0 else min(total, cap))
-    return _win_score(
+    return frozen_record(WinScore, _WIN_SCORE_SETTERS, (
         total,
         multiplier,
         multiplier + bonus_base,
@@ -679,4 +667,4 @@ def score_win(
         cap >= 0 and total > cap,
         tuple(notes),
         prof.name,
-    )
+    ))

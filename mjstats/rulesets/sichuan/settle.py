@@ -10,13 +10,13 @@ and :class:`HandEnd` (the wall ran out: each active player's final tiles, for �
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
-from mjstats.rulesets.sichuan.slot_setters import slot_setters
+from mjstats.rulesets.sichuan.slot_setters import frozen_record, record_setters, slot_setters
 from mjstats.rulesets.sichuan.tiles import (
     check_copies,
     count_tiles,
@@ -215,26 +215,8 @@ class HandSettlement:
         return total
 
 
-_T = TypeVar("_T")
-
-
-def _setters(cls: type) -> tuple[Any, ...]:
-    """The slots' own setters of a frozen dataclass, in field order (see _PAYMENT_SETTERS)."""
-    return slot_setters(cls, [f.name for f in fields(cls)])
-
-
-_END_STATUS_SETTERS = _setters(EndStatus)
-_SETTLEMENT_SETTERS = _setters(HandSettlement)
-
-
-def _frozen(cls: type[_T], setters: tuple[Any, ...], values: tuple[Any, ...]) -> _T:
-    """``cls(*values)`` of a frozen dataclass (every field, in order), built by its slots'
-    setters as :func:`_payment` builds a Payment: about twice as fast in the pure build, and
-    in the compiled build faster than the dataclass __init__ run by the interpreter."""
-    obj = cls.__new__(cls)
-    for set_field, value in zip(setters, values, strict=True):
-        set_field(obj, value)
-    return obj
+_END_STATUS_SETTERS = record_setters(EndStatus)
+_SETTLEMENT_SETTERS = record_setters(HandSettlement)
 
 
 @dataclass(slots=True)
@@ -461,12 +443,12 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
     suits = suits_held(held)
     pig = (void in suits) if void is not None else len(suits) == 3
     if pig:
-        return _frozen(EndStatus, _END_STATUS_SETTERS, (p.seat, prof.end.flower_pig, (), False, 0))
+        return frozen_record(EndStatus, _END_STATUS_SETTERS, (p.seat, prof.end.flower_pig, (), False, 0))
     # the waits and each one's 查大叫 value (a discard win without situational extras, capped;
     # reference §4.6) from one pass over the hand's suits
     found, values = ready_values(counts, held, norm, void, prof)
     if not found:
-        return _frozen(EndStatus, _END_STATUS_SETTERS, (p.seat, False, (), False, 0))
+        return frozen_record(EndStatus, _END_STATUS_SETTERS, (p.seat, False, (), False, 0))
     end = prof.end
     dead = False
     if end.dead_wait != "ready":
@@ -482,7 +464,7 @@ def _status(t: _Table, p: PlayerHand, visible: Sequence[int] | None) -> EndStatu
         value = max(values) if end.cha_jiao_value == "max" else min(values)
     if dead and end.dead_wait == "not_ready":
         found = ()
-    return _frozen(EndStatus, _END_STATUS_SETTERS, (p.seat, False, found, dead, value))
+    return frozen_record(EndStatus, _END_STATUS_SETTERS, (p.seat, False, found, dead, value))
 
 
 def _hand_end(t: _Table, ev: HandEnd, i: int) -> None:
@@ -597,7 +579,7 @@ def settle_indexed(
         next_dealer = t.dealer if prof.dealer.next_after_no_win == "stay" else (t.dealer + 1) % 4
     else:
         next_dealer = None
-    return _frozen(HandSettlement, _SETTLEMENT_SETTERS, (
+    return frozen_record(HandSettlement, _SETTLEMENT_SETTERS, (
         tuple(t.payments),  # payments
         (totals[0], totals[1], totals[2], totals[3]),  # totals
         tuple(t.wins),  # wins

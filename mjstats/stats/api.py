@@ -24,6 +24,7 @@ __all__ = [  # and COMPUTE, built on first use (module __getattr__)
     "compute",
     "compute_all",
     "compute_table",
+    "counted_families",
     "plain_frame",
     "result_rows",
     "ruleset_stats",
@@ -53,8 +54,14 @@ def __getattr__(name: str) -> Any:
 # the families computed from the summed counters (group_counts), not from per-hand tables
 COUNTED = ("outcomes", "fans", "streaks")
 
-# the ruleset families computed from their own per-part counters (gold_counts, sichuan.stats)
-_FLAT_FAMILIES = ("gold", "sichuan")
+
+@cache
+def counted_families() -> frozenset[str]:
+    """Every family computed from per-part counters, never from the per-hand base tables: the
+    shared ones and those each ruleset's stats part declares (its ``COUNTED``)."""
+    own = {f for part in ruleset_stats().values() for f in getattr(part, "COUNTED", ())}
+    return frozenset({*COUNTED, *own})
+
 
 # the audit's metrics, read against the per-hand base tables (the audit's files are not the parts)
 _AUDITED = ("fan_mismatch_rate", "fan_disagreement")
@@ -66,7 +73,7 @@ def _reads_base(metric: Metric, dataset: Dataset) -> bool:
         return dataset.has_table("computed_wins")
     if metric.family == "decisions":
         return dataset.has_table(decisions.TABLE)
-    return metric.family not in COUNTED and metric.family not in _FLAT_FAMILIES
+    return metric.family not in counted_families()
 
 
 # group keys whose values a family always adds to its rows (besides the requested ones)

@@ -63,14 +63,8 @@ def counted_families() -> frozenset[str]:
     return frozenset({*COUNTED, *own})
 
 
-# the audit's metrics, read against the per-hand base tables (the audit's files are not the parts)
-_AUDITED = ("fan_mismatch_rate", "fan_disagreement")
-
-
 def _reads_base(metric: Metric, dataset: Dataset) -> bool:
     """Whether a metric reads the per-hand base tables (not only the summed counters)."""
-    if metric.id in _AUDITED:
-        return dataset.has_table("computed_wins")
     if metric.family == "decisions":
         return dataset.has_table(decisions.TABLE)
     return metric.family not in counted_families()

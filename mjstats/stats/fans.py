@@ -12,6 +12,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
+from mjstats.stats.audit_counts import audit_counts
 from mjstats.stats.audited import Audited, audited_tables
 from mjstats.stats.group_counts import group_counts, pair_counts
 from mjstats.stats.grouping import normalize_by, rate_rows
@@ -232,9 +233,19 @@ def _empty(metric: str, keys: list[str]) -> pd.DataFrame:
     return out
 
 
-def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
-    """Audited wins whose recorded fan total differs from the computed one / audited wins."""
+def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                      per_hand: bool = False) -> pd.DataFrame:
+    """Audited wins whose recorded fan total differs from the computed one / audited wins.
+
+    From the audit's counters summed part by part (audit_counts); ``per_hand`` joins the
+    per-hand tables instead (what is done when the audit's rows are out of the dataset's order).
+    """
     keys = normalize_by(by)
+    if not as_dataset(ds).has_table("computed_wins"):
+        return _empty("fan_mismatch_rate", list(keys))
+    counts = None if per_hand else audit_counts(ds)
+    if counts is not None:
+        return rate_rows(counts["mismatch"], "fan_mismatch_rate", keys, "differ", "wins", "hands")
     audit = _audit_tables(ds)
     if audit is None:
         return _empty("fan_mismatch_rate", list(keys))
@@ -248,10 +259,21 @@ def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) ->
     return rate_rows(rows, "fan_mismatch_rate", keys, differ.astype(np.int64), np.ones(len(rows), np.int64))
 
 
-def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
-    """Per fan: audited wins where recorded and computed counts differ / audited wins with it."""
-    audit = _audit_tables(ds)
+def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                     per_hand: bool = False) -> pd.DataFrame:
+    """Per fan: audited wins where recorded and computed counts differ / audited wins with it.
+
+    From the audit's counters summed part by part (audit_counts); ``per_hand`` joins the
+    per-hand tables instead (what is done when the audit's rows are out of the dataset's order).
+    """
     group = _fan_group(ds, by)
+    if not as_dataset(ds).has_table("computed_wins"):
+        return _empty("fan_disagreement", [*group, "fan"])
+    counts = None if per_hand else audit_counts(ds)
+    if counts is not None:
+        return rate_rows(counts["disagreement"], "fan_disagreement", (*group, "fan"), "differ", "one", "one",
+                         recorded_only="recorded_only", computed_only="computed_only")
+    audit = _audit_tables(ds)
     if audit is None:
         return _empty("fan_disagreement", [*group, "fan"])
     base = base_tables(ds)

@@ -19,37 +19,52 @@ from hypothesis import strategies as st
 
 import mjstats.stats.part_sums as part_sums
 from mjstats.audit import audit_dataset
+from mjstats.decision.stage import decisions
 from mjstats.stats import compute_all, fans
+from mjstats.stats import decisions as decision_metrics
 from mjstats.stats.audit_counts import audit_counts
+from mjstats.stats.decision_counts import decision_counts
+from mjstats.stats.grouping import StatsError
 from mjstats.stats.part_rows import KEY, RowsByPart
 from mjstats.stats.tables import _CACHE, clear_cache
 from mjstats.store import SourceInput, ingest_sources
-from tests.test_stats_flat import SIM, _first_hands, _sichuan
+from tests.test_stats_flat import SIM, _first_hands
 
 BYS = [None, "player", "seat", "style", "period", "ruleset", "dealer,wind", "ruleset,profile,streak",
        "player,period"]  # fmt: skip
 AUDIT = {"fan_mismatch_rate": fans.fan_mismatch_rate, "fan_disagreement": fans.fan_disagreement}
+DECISIONS = decision_metrics.COMPUTE
 
 
 @pytest.fixture(scope="module")
 def derived(tmp_path_factory, sample_path) -> dict[str, Path]:
     """The same hands (Botzone, simulated Guobiao, Fuzhou and Sichuan) in default part files
-    (audited in one file per ruleset) and in parts of 30 hands (audited on two processes into
-    files of 70 hands, so parts straddle them); a copy of each not audited."""
+    (audited and judged in one file per ruleset) and in parts of 30 hands (audited and judged
+    on two processes into files of 70 hands, so parts straddle them); a copy not audited."""
     folder = tmp_path_factory.mktemp("flat-derived")
     sources = [SourceInput(sample_path, "botzone"),
-               SourceInput(_first_hands(SIM / "guobiao.jsonl.gz", folder / "gb.jsonl", 150), "canonical"),
-               SourceInput(_first_hands(SIM / "fuzhou.jsonl.gz", folder / "fz.jsonl", 150), "canonical"),
-               SourceInput(_sichuan(folder / "sichuan.jsonl"), "canonical")]  # fmt: skip
+               SourceInput(_first_hands(SIM / "guobiao.jsonl.gz", folder / "gb.jsonl", 60), "canonical"),
+               SourceInput(_first_hands(SIM / "fuzhou.jsonl.gz", folder / "fz.jsonl", 60), "canonical"),
+               SourceInput(_sichuan(folder / "sichuan.jsonl", 15), "canonical")]  # fmt: skip
     out = {"whole": folder / "whole", "parts": folder / "parts", "plain": folder / "plain"}
     ingest_sources(sources, out["whole"])
     ingest_sources(sources, out["parts"], chunk_hands=30, batch_records=30)
     shutil.copytree(out["parts"], out["plain"])
     audit_dataset(out["whole"], jobs=1)
     audit_dataset(out["parts"], jobs=2, batch_hands=45, flush_hands=70)
+    decisions(out["whole"], jobs=1)
+    decisions(out["parts"], jobs=2, batch_hands=45, flush_hands=70)
     for name in ("whole", "parts"):
         _disagree(out[name])
     return out
+
+
+def _sichuan(path: Path, matches: int) -> Path:
+    from mjstats.formats.canonical import write_canonical
+    from mjstats.sim import SimConfig, simulate_with_faults
+
+    write_canonical((hand for hand, _ in simulate_with_faults(SimConfig("sichuan", matches, 3), 0.0)), path)
+    return path
 
 
 def _picked(table: pa.Table, *columns: str, every: int) -> np.ndarray:
@@ -76,11 +91,12 @@ def _disagree(ds: Path) -> None:
         pq.write_table(t.filter(pa.array(~_picked(t, "match_id", "hand_no", "name", every=11))), file)
 
 
-def _results(ds: Path, metrics: dict, per_hand: bool = False) -> dict[tuple[str, str | None], pd.DataFrame]:
-    """Every metric by every grouping of BYS (one dataset at a time: its caches stay warm)."""
+def _results(ds: Path, metrics: dict, per_hand: bool = False,
+             bys: tuple = tuple(BYS)) -> dict[tuple[str, str | None], pd.DataFrame]:
+    """Every metric by every grouping (one dataset at a time: its caches stay warm)."""
     clear_cache()
     kw = {"per_hand": True} if per_hand else {}
-    return {(metric, by): fn(ds, by, **kw) for metric, fn in metrics.items() for by in BYS}
+    return {(metric, by): fn(ds, by, **kw) for metric, fn in metrics.items() for by in bys}
 
 
 def _assert_same(got: dict, want: dict, name: str) -> None:
@@ -122,12 +138,15 @@ def test_rows_out_of_order_fall_back_to_the_per_hand_join(derived, tmp_path):
     metrics are the per-hand join's all the same."""
     ds = tmp_path / "shuffled"
     shutil.copytree(derived["whole"], ds)
-    for file in ds.glob("v*/computed_fans/*/*.parquet"):
+    for file in [*ds.glob("v*/computed_fans/*/*.parquet"), *ds.glob("v*/decisions/*/*.parquet")]:
         table = pq.read_table(file)
         pq.write_table(table.take(pa.array(np.arange(table.num_rows)[::-1])), file)
     clear_cache()
-    assert audit_counts(ds) is None
-    _assert_same(_results(ds, AUDIT), _results(derived["whole"], AUDIT, per_hand=True), "shuffled")
+    assert audit_counts(ds) is None and decision_counts(ds) is None
+    for metrics in (AUDIT, DECISIONS):
+        bys = (None, "seat", "player,period")
+        want = _results(derived["whole"], metrics, True, bys)
+        _assert_same(_results(ds, metrics, bys=bys), want, "shuffled")
 
 
 def test_a_dataset_never_audited_has_no_audit_rows(derived):
@@ -136,6 +155,38 @@ def test_a_dataset_never_audited_has_no_audit_rows(derived):
         assert fn(derived["plain"], "seat").empty, metric
     assert audit_counts(derived["plain"]) is None
     assert not _CACHE
+
+
+def test_decision_counters_equal_the_per_hand_join(derived, monkeypatch):
+    monkeypatch.setattr(part_sums, "COMBINE_PARTS", 3)
+    assert len(list(derived["parts"].glob("v*/decisions/*/*.parquet"))) > 3
+    plain = _results(derived["whole"], DECISIONS, per_hand=True)
+    for name in ("whole", "parts"):
+        _assert_same(_results(derived[name], DECISIONS), plain, name)
+    for metric in ("efficiency_rate", "danger_rate", "unsafe_rate"):
+        frame = plain[metric, None]
+        assert 0 < int(frame["numerator"].sum()) < int(frame["denominator"].sum()), metric
+    assert int(plain["useful_lost", "player"]["numerator"].sum()) > 0
+
+
+def test_decision_counters_build_no_base_tables(derived):
+    clear_cache()
+    frame = compute_all(derived["parts"], "style", metrics=list(DECISIONS), jobs=2)
+    assert not _CACHE  # the per-hand base tables were never built
+    counts = decision_counts(derived["parts"])
+    assert counts is not None and 0 < len(counts) < int(counts["discard_all_rows"].sum())
+    clear_cache()
+    plain = pd.concat([fn(derived["parts"], "style", per_hand=True) for fn in DECISIONS.values()],
+                      ignore_index=True)
+    pd.testing.assert_frame_equal(frame, plain, check_exact=True)
+
+
+def test_a_dataset_never_judged_names_the_command_to_run(derived):
+    clear_cache()
+    for metric in DECISIONS:
+        with pytest.raises(StatsError, match="no decisions table: run `mjstats decisions "):
+            compute_all(derived["plain"], metrics=[metric])
+    assert "efficiency_rate" not in set(compute_all(derived["plain"], metrics=None)["metric"])
 
 
 # --- the row stream, on made-up tables -----------------------------------------------------------

@@ -17,7 +17,6 @@ from mjstats.stats.group_counts import group_counts
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, Metric, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
-from mjstats.store import Dataset
 
 __all__ = [  # and COMPUTE, built on first use (module __getattr__)
     "STATISTICS",
@@ -53,6 +52,8 @@ def __getattr__(name: str) -> Any:
 
 # the families computed from the summed counters (group_counts), not from per-hand tables
 COUNTED = ("outcomes", "fans", "streaks")
+# computed from counters of their own scan, beside the derived table's rows (decision_counts)
+COUNTED_APART = ("decisions",)
 
 
 @cache
@@ -60,13 +61,11 @@ def counted_families() -> frozenset[str]:
     """Every family computed from per-part counters, never from the per-hand base tables: the
     shared ones and those each ruleset's stats part declares (its ``COUNTED``)."""
     own = {f for part in ruleset_stats().values() for f in getattr(part, "COUNTED", ())}
-    return frozenset({*COUNTED, *own})
+    return frozenset({*COUNTED, *COUNTED_APART, *own})
 
 
-def _reads_base(metric: Metric, dataset: Dataset) -> bool:
+def _reads_base(metric: Metric) -> bool:
     """Whether a metric reads the per-hand base tables (not only the summed counters)."""
-    if metric.family == "decisions":
-        return dataset.has_table(decisions.TABLE)
     return metric.family not in counted_families()
 
 
@@ -104,7 +103,7 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         # scan can report; the metrics below read them from the cache
         tenpai = any(m.id == "tenpai_at_draw" and rulesets & set(m.rulesets) for m in todo)
         group_counts(dataset, None if progress is None else (lambda n: progress("hands", n)), tenpai)
-    if progress is not None and any(_reads_base(m, dataset) for m in todo if rulesets & set(m.rulesets)):
+    if progress is not None and any(_reads_base(m) for m in todo if rulesets & set(m.rulesets)):
         base_tables(dataset, lambda n: progress("hands", n))  # built now, so that the scan reports
     if progress is not None or jobs > 1:
         for name, part in ruleset_stats().items():

@@ -145,7 +145,7 @@ def _disagreement(n: int, keys: Columns, win: np.ndarray, recorded: Columns, w_h
                   w_winner: np.ndarray, w_slot: np.ndarray, fans: pa.Table | None,
                   hand_keys: pa.Array) -> pd.DataFrame:
     """Per (audited win, fan) listed by the record or the audit: counts compared."""
-    from mjstats.stats.fans import _per_hand_fan
+    from mjstats.stats.fans import fan_count_pairs
 
     audited = np.zeros(4 * n, dtype=bool)
     audited[w_slot[w_slot >= 0]] = True
@@ -186,14 +186,8 @@ def _disagreement(n: int, keys: Columns, win: np.ndarray, recorded: Columns, w_h
     r_lut = np.array([*(index[x] for x in r_names), -1], dtype=np.int64)
     c_lut = np.array([*(index[x] for x in c_names), -1], dtype=np.int64)
     width = max(len(names), 1)
-    rh, rc, rn = _per_hand_fan(r_slot, r_lut[r_code], r_count, width)
-    ch, cc, cn = _per_hand_fan(c_slot, c_lut[c_code], c_count, width)
-    rkey, ckey = rh * width + rc, ch * width + cc
-    pairs = np.union1d(rkey, ckey)
-    rec = np.zeros(len(pairs), np.int64)
-    com = np.zeros(len(pairs), np.int64)
-    rec[np.searchsorted(pairs, rkey)] = rn
-    com[np.searchsorted(pairs, ckey)] = cn
+    pairs, rec, com = fan_count_pairs((r_slot, r_lut[r_code], r_count), (c_slot, c_lut[c_code], c_count),
+                                      width)
     slot = pairs // width
     won = win[slot] if len(slot) else np.zeros(0, dtype=bool)  # the record's winner's seat row
     rec, com, slot = rec[won], com[won], slot[won]

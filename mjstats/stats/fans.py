@@ -22,6 +22,7 @@ from mjstats.stats.tables import Base, DatasetLike, as_dataset, base_tables, cac
 
 __all__ = [
     "COMPUTE",
+    "fan_count_pairs",
     "fan_disagreement",
     "fan_frequencies",
     "fan_lift",
@@ -94,6 +95,23 @@ def _per_hand_fan(hand: np.ndarray, code: np.ndarray, count: np.ndarray,
     starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
     unique = key[starts]
     return unique // max(n_codes, 1), unique % max(n_codes, 1), np.add.reduceat(counts, starts)
+
+
+FanRows = tuple[np.ndarray, np.ndarray, np.ndarray]  # win slot, fan-name code, count per fan row
+
+
+def fan_count_pairs(recorded: FanRows, computed: FanRows, width: int) -> tuple[np.ndarray, ...]:
+    """The (win slot, fan) pairs either side lists (key ``slot * width + code``, sorted), with
+    each side's summed count (0 where it does not list the fan): an outer join on integers."""
+    rh, rc, rn = _per_hand_fan(*recorded, width)
+    ch, cc, cn = _per_hand_fan(*computed, width)
+    rkey, ckey = rh * width + rc, ch * width + cc
+    pairs = np.union1d(rkey, ckey)
+    rec = np.zeros(len(pairs), np.int64)
+    com = np.zeros(len(pairs), np.int64)
+    rec[np.searchsorted(pairs, rkey)] = rn
+    com[np.searchsorted(pairs, ckey)] = cn
+    return pairs, rec, com
 
 
 def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
@@ -296,15 +314,8 @@ def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None,
     partials = []
     n_slots = 4 * len(base.hands)
     for rec, com in zip(_hand_blocks(rec_hand, n_slots), _hand_blocks(com_hand, n_slots), strict=True):
-        rh, rc, rn = _per_hand_fan(rec_hand[rec], rec_code[rec], rec_count[rec], width)
-        ch, cc, cn = _per_hand_fan(com_hand[com], com_code[com], com_count[com], width)
-        # outer join of the two sorted (hand, fan) key lists
-        rkey, ckey = rh * width + rc, ch * width + cc
-        pairs = np.union1d(rkey, ckey)
-        recorded = np.zeros(len(pairs), np.int64)
-        computed = np.zeros(len(pairs), np.int64)
-        recorded[np.searchsorted(pairs, rkey)] = rn
-        computed[np.searchsorted(pairs, ckey)] = cn
+        pairs, recorded, computed = fan_count_pairs((rec_hand[rec], rec_code[rec], rec_count[rec]),
+                                                    (com_hand[com], com_code[com], com_count[com]), width)
         row = winner_row[pairs // width]
         won = row >= 0
         recorded, computed = recorded[won], computed[won]

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mjstats.stats.part_rows as part_rows
 import mjstats.stats.part_sums as part_sums
 from mjstats.audit import audit_dataset
 from mjstats.decision.stage import decisions
@@ -108,6 +109,7 @@ def _assert_same(got: dict, want: dict, name: str) -> None:
 
 def test_audit_counters_equal_the_per_hand_join(derived, monkeypatch):
     monkeypatch.setattr(part_sums, "COMBINE_PARTS", 3)
+    monkeypatch.setattr(part_rows, "BATCH_ROWS", 50)  # files decoded in small batches
     assert len(list(derived["parts"].glob("v*/hands/*/*/*.parquet"))) > 12
     assert len(list(derived["parts"].glob("v*/computed_fans/*/*.parquet"))) > 3
     plain = _results(derived["whole"], AUDIT, per_hand=True)
@@ -159,6 +161,7 @@ def test_a_dataset_never_audited_has_no_audit_rows(derived):
 
 def test_decision_counters_equal_the_per_hand_join(derived, monkeypatch):
     monkeypatch.setattr(part_sums, "COMBINE_PARTS", 3)
+    monkeypatch.setattr(part_rows, "BATCH_ROWS", 50)
     assert len(list(derived["parts"].glob("v*/decisions/*/*.parquet"))) > 3
     plain = _results(derived["whole"], DECISIONS, per_hand=True)
     for name in ("whole", "parts"):
@@ -207,15 +210,16 @@ def _stream(tmp_path: Path, keys: list[str], files: list[int]) -> RowsByPart:
                           "row": pa.array(range(start - len(chunk), start), pa.int64())})
         pq.write_table(table, root / f"part-{number:05d}.parquet")
     files = sorted(pads.dataset(root, format="parquet").get_fragments(), key=lambda f: f.path)
-    return RowsByPart(files, lambda f: f.to_table(columns=["match_id", "hand_no", "row"]))
+    return RowsByPart(files, lambda batch, _names: pa.Table.from_batches([batch]))
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=40),  # rows per hand
        st.lists(st.integers(1, 8), min_size=1, max_size=12),  # hands per part
        st.lists(st.integers(1, 30), min_size=1, max_size=8),  # rows per file
-       st.booleans())
-def test_every_row_goes_to_its_own_part(tmp_path_factory, rows_per_hand, part_sizes, file_sizes, shuffle):
+       st.booleans(), st.sampled_from([1, 4, 1000]))
+def test_every_row_goes_to_its_own_part(tmp_path_factory, rows_per_hand, part_sizes, file_sizes, shuffle,
+                                        batch_rows):
     """In order, each part takes exactly its hands' rows; out of order, any row taken is its own
     part's and the stream says some were left."""
     hands = [f"h{i}" for i in range(len(rows_per_hand))]
@@ -226,6 +230,14 @@ def test_every_row_goes_to_its_own_part(tmp_path_factory, rows_per_hand, part_si
     while sum(files) < len(keys):
         files.append(7)
     stream = _stream(tmp_path_factory.mktemp("rows"), keys, files)
+    part_rows.BATCH_ROWS, default = batch_rows, part_rows.BATCH_ROWS  # rows decoded at a time
+    try:
+        _hand_out(stream, hands, keys, part_sizes)
+    finally:
+        part_rows.BATCH_ROWS = default
+
+
+def _hand_out(stream: RowsByPart, hands: list[str], keys: list[str], part_sizes: list[int]) -> None:
     parts, at = [], 0
     for size in part_sizes:
         parts.append(hands[at:at + size])

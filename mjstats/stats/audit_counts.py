@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as pads
 
 from mjstats.stats.grouping import GROUP_KEYS
 from mjstats.stats.part_rows import KEY, RowsByPart, derived_files
@@ -54,24 +53,21 @@ def audit_counts(ds: DatasetLike) -> dict[str, pd.DataFrame] | None:
     return cached_per_version("audit_counts", dataset, lambda: _build(dataset))
 
 
-def _read_wins(fragment: pads.Fragment) -> pa.Table:
-    t = fragment.to_table(columns=["match_id", "hand_no", "winner", "fan_total", "recorded_fan_total"])
+def _read_wins(batch: pa.RecordBatch, _names: list[str]) -> pa.Table:
     return pa.table({
-        "match_id": t["match_id"], "hand_no": t["hand_no"],
-        "winner": pc.cast(t["winner"], pa.int64()),
-        "fan_total": pc.cast(t["fan_total"], pa.float64()),
-        "recorded_fan_total": pc.cast(t["recorded_fan_total"], pa.float64()),
+        "match_id": batch["match_id"], "hand_no": batch["hand_no"],
+        "winner": pc.cast(batch["winner"], pa.int64()),
+        "fan_total": pc.cast(batch["fan_total"], pa.float64()),
+        "recorded_fan_total": pc.cast(batch["recorded_fan_total"], pa.float64()),
     })  # fmt: skip
 
 
-def _read_fans(fragment: pads.Fragment) -> pa.Table:
-    has_winner = "winner" in fragment.physical_schema.names
-    columns = ["match_id", "hand_no", *(["winner"] if has_winner else []), "name", "count"]
-    t = fragment.to_table(columns=columns)
-    winner = (pc.cast(t["winner"], pa.int64()) if has_winner
-              else pa.array(np.full(t.num_rows, _UNKNOWN_WINNER, np.int64)))
-    return pa.table({"match_id": t["match_id"], "hand_no": t["hand_no"], "winner": winner,
-                     "name": pc.cast(t["name"], pa.string()), "count": pc.cast(t["count"], pa.int64())})
+def _read_fans(batch: pa.RecordBatch, names: list[str]) -> pa.Table:
+    winner = (pc.cast(batch["winner"], pa.int64()) if "winner" in names
+              else pa.array(np.full(batch.num_rows, _UNKNOWN_WINNER, np.int64)))
+    return pa.table({"match_id": batch["match_id"], "hand_no": batch["hand_no"], "winner": winner,
+                     "name": pc.cast(batch["name"], pa.string()),
+                     "count": pc.cast(batch["count"], pa.int64())})
 
 
 def _build(ds: Dataset) -> dict[str, pd.DataFrame] | None:

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as pads
 
 from mjstats.stats.grouping import GROUP_KEYS
 from mjstats.stats.part_rows import KEY, RowsByPart, derived_files
@@ -57,16 +56,14 @@ def decision_counts(ds: DatasetLike) -> pd.DataFrame | None:
     return cached_per_version("decision_counts", dataset, lambda: _build(dataset))
 
 
-def _read(fragment: pads.Fragment) -> pa.Table:
-    t = fragment.to_table(columns=["match_id", "hand_no", "seat", "kind", "shanten_before", "useful_kept",
-                                   "useful_best", "flags"])
+def _read(batch: pa.RecordBatch, _names: list[str]) -> pa.Table:
     return pa.table({
-        "match_id": t["match_id"], "hand_no": t["hand_no"],
-        "seat": pc.cast(t["seat"], pa.int64()), "kind": pc.cast(t["kind"], pa.string()),
-        "shanten_before": pc.cast(t["shanten_before"], pa.int64()),
-        "useful_kept": pc.cast(t["useful_kept"], pa.float64()),
-        "useful_best": pc.cast(t["useful_best"], pa.float64()),
-        "flags": pc.cast(t["flags"], pa.string()),
+        "match_id": batch["match_id"], "hand_no": batch["hand_no"],
+        "seat": pc.cast(batch["seat"], pa.int64()), "kind": pc.cast(batch["kind"], pa.string()),
+        "shanten_before": pc.cast(batch["shanten_before"], pa.int64()),
+        "useful_kept": pc.cast(batch["useful_kept"], pa.float64()),
+        "useful_best": pc.cast(batch["useful_best"], pa.float64()),
+        "flags": pc.cast(batch["flags"], pa.string()),
     })  # fmt: skip
 
 

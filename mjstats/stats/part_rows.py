@@ -18,12 +18,13 @@ unique in a dataset).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as pads
+import pyarrow.parquet as pq
 
 from mjstats.stats.tables import key_strings
 from mjstats.store import Dataset
@@ -31,6 +32,7 @@ from mjstats.store import Dataset
 __all__ = ["RowsByPart", "derived_files"]
 
 _FIRST_LOOK = 1024  # rows first compared with a part's hands (doubled while they all match)
+BATCH_ROWS = 65_536  # rows decoded from a file at a time (a file holds ~50,000 hands' rows)
 KEY = "hand_key"  # the column of match_id and hand_no joined (tables.key_strings)
 
 
@@ -46,20 +48,32 @@ class RowsByPart:
     """The rows of one derived table's ``files`` (:func:`derived_files`), handed out part by part
     in the dataset's order.
 
-    ``read(fragment)`` reads one file into a table with the columns the caller needs (the
-    same schema for every file); the key column is added here.
+    ``read(batch, names)`` turns one batch of a file (``names``: the file's columns) into a
+    table with the columns the caller needs (the same schema for every file); the key column is
+    added here. Files are decoded :data:`BATCH_ROWS` rows at a time, as the parts need them.
     """
 
-    def __init__(self, files: list[pads.Fragment], read: Callable[[pads.Fragment], pa.Table]) -> None:
+    def __init__(self, files: list[pads.Fragment],
+                 read: Callable[[pa.RecordBatch, list[str]], pa.Table]) -> None:
         self.files = deque(files)
         self.read = read
+        self.batches: Iterator[pa.Table] = iter(())
         self.pending: pa.Table | None = None  # rows read and not handed out yet
 
+    def _file_batches(self, fragment: pads.Fragment) -> Iterator[pa.Table]:
+        parquet = pq.ParquetFile(fragment.path)
+        names = parquet.schema_arrow.names
+        for batch in parquet.iter_batches(batch_size=BATCH_ROWS, use_threads=False):
+            yield self.read(batch, names)
+
     def _load(self) -> bool:
-        """Read the next file's rows behind the pending ones; False when no file is left."""
-        if not self.files:
+        """Read the next batch of rows behind the pending ones; False when none is left."""
+        rows = next(self.batches, None)
+        while rows is None and self.files:
+            self.batches = self._file_batches(self.files.popleft())
+            rows = next(self.batches, None)
+        if rows is None:
             return False
-        rows = self.read(self.files.popleft())
         rows = rows.append_column(KEY, key_strings(rows))
         self.pending = rows if self.pending is None else pa.concat_tables([self.pending, rows])
         return True
@@ -91,6 +105,4 @@ class RowsByPart:
 
     def in_order(self) -> bool:
         """Whether every row was handed out (call once every part has taken its rows)."""
-        if self._pending_rows():
-            return False
-        return all(f.count_rows() == 0 for f in self.files)
+        return self._pending_rows() == 0 and not self._load()

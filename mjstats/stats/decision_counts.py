@@ -88,43 +88,42 @@ def _flag(flags: pa.ChunkedArray, name: str) -> np.ndarray:
     return pc.fill_null(hit, False).to_numpy(zero_copy_only=False).astype(bool)
 
 
-def _first_of_slot(slot: np.ndarray, selected: np.ndarray) -> np.ndarray:
-    """1 on the first selected row of each seat-hand, else 0 (seat-hands counted once)."""
-    first = np.zeros(len(slot), np.int64)
-    at = np.flatnonzero(selected)
-    if len(at):
-        first[at[np.unique(slot[at], return_index=True)[1]]] = 1
-    return first
-
-
 def _part_counts(scanned: tuple[int, Columns, pa.Array],
                  rows: pa.Table | None) -> tuple[int, dict[str, pd.DataFrame] | None]:
-    """One part's decisions reduced to counters by the group keys of the deciding seat's row."""
+    """One part's decisions reduced to counters by the group keys of the deciding seat's row:
+    first summed per seat-hand (a seat-hand counts for a selection when it has a row in it),
+    then per group."""
     n, keys, hand_keys = scanned
     if n == 0 or rows is None:
         return n, None
     hand = pc.index_in(rows.column(KEY), value_set=hand_keys).to_numpy(zero_copy_only=False).astype(np.int64)
     seat = int_column(rows, "seat", -1)
     ok = (seat >= 0) & (seat < 4)  # a row without its seat has no seat row (left out per hand too)
-    rows = rows.filter(pa.array(ok))
     slot = (hand * 4 + seat)[ok]
-    discard = pc.fill_null(pc.equal(rows.column("kind"), "discard"), False).to_numpy(zero_copy_only=False)
-    claim = pc.fill_null(pc.equal(rows.column("kind"), "claim"), False).to_numpy(zero_copy_only=False)
+
+    def per_seat(values: np.ndarray) -> np.ndarray:
+        """A per-row value summed per seat-hand (whole numbers: the float sums are exact)."""
+        return np.bincount(slot, weights=values[ok], minlength=4 * n)
+
+    def is_kind(kind: str) -> np.ndarray:
+        return pc.fill_null(pc.equal(rows.column("kind"), kind), False).to_numpy(zero_copy_only=False)
+
+    discard, claim = is_kind("discard"), is_kind("claim")
     judged = int_column(rows, "shanten_before", -99) != -99
     selected = {"discard": discard & judged, "discard_all": discard, "claim": claim & judged,
                 "judged": judged}
-    flags = rows.column("flags")
     counters: Columns = {}
     for name, mask in selected.items():
-        counters[f"{name}_rows"] = mask.astype(np.int64)
-        counters[f"{name}_hands"] = _first_of_slot(slot, mask)
+        counted = per_seat(mask).astype(np.int64)
+        counters[f"{name}_rows"] = counted
+        counters[f"{name}_hands"] = (counted > 0).astype(np.int64)
     for metric, (selection, flag, negate) in HITS.items():
-        hit = _flag(flags, flag)
-        counters[metric] = (selected[selection] & (~hit if negate else hit)).astype(np.int64)
+        hit = _flag(rows.column("flags"), flag)
+        counters[metric] = per_seat(selected[selection] & (~hit if negate else hit)).astype(np.int64)
     best = rows.column("useful_best").to_numpy(zero_copy_only=False).astype(float)
     kept = rows.column("useful_kept").to_numpy(zero_copy_only=False).astype(float)
     lost = best - kept
     counted = selected["discard"] & ~np.isnan(lost)
     x = np.where(counted, lost, 0.0)
-    counters.update(lost_n=counted.astype(np.int64), lost_sum=x, lost_sq=x * x)
-    return n, {"decisions": table_sums({**{k: v[slot] for k, v in keys.items()}, **counters})}
+    counters.update(lost_n=per_seat(counted).astype(np.int64), lost_sum=per_seat(x), lost_sq=per_seat(x * x))
+    return n, {"decisions": table_sums({**keys, **counters})}

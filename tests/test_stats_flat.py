@@ -167,7 +167,8 @@ def test_part_sums_equal_a_group_by_that_keeps_nulls(rows):
     frame["style"] = frame["style"].astype(object)
     frame["square"] = frame["value"].astype(float) ** 2
     keys = ["name", "seat", "style"]
-    got = flat._sums({c: frame[c].array if c == "name" else frame[c].to_numpy() for c in frame.columns}, keys)
+    columns = {c: frame[c].array if c == "name" else frame[c].to_numpy() for c in frame.columns}
+    got = flat.counter_sums(columns, keys)
     want = frame.groupby(keys, observed=True, dropna=False).sum().reset_index()
     want["name"] = want["name"].astype(object)
     order = lambda f: f.assign(name=f["name"].fillna("~")).sort_values(keys).reset_index(drop=True)  # noqa: E731

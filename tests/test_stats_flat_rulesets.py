@@ -128,3 +128,16 @@ def test_sichuan_counters_keep_groups_not_hands(sichuan_datasets):
     assert seen[-1] == 240 and int(counts["seats"]["hands"].sum()) == 4 * 240
     assert len(counts["seats"]) < 4 * 240  # rows per group combination, not per seat-hand
     assert int(counts["wins"]["wins"].sum()) == int(counts["seats"]["win"].sum()) > 0
+
+
+def test_ruleset_stats_parts_declare_their_counted_families():
+    """The core learns which ruleset families skip the base tables from the stats parts' own
+    ``COUNTED`` (never from names of its own): each is a family of that ruleset's metrics."""
+    from mjstats.stats.api import COUNTED, COUNTED_APART, counted_families, ruleset_stats
+    from mjstats.stats.registry import METRICS
+
+    declared = {f for part in ruleset_stats().values() for f in part.COUNTED}
+    assert declared and counted_families() == frozenset({*COUNTED, *COUNTED_APART, *declared})
+    for name, part in ruleset_stats().items():
+        families = {m.family for m in METRICS.values() if m.id in part.COMPUTE}
+        assert set(part.COUNTED) <= families, name

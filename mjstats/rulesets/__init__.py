@@ -89,7 +89,7 @@ class Ruleset:
     shared_metrics: bool = True  # the shared metric families apply to its hands
     sim: str | None = None  # STYLES, DEFAULT_STYLES, HANDS_PER_MATCH, checked_profile, play_hands
     metrics: str | None = None  # METRICS (registry entries), FAMILIES (id -> title), USAGE lines
-    stats: str | None = None  # COMPUTE, READS, prepare(ds, progress), PROGRESS, PUBLIC
+    stats: str | None = None  # COMPUTE, READS, COUNTED, prepare(ds, progress), PROGRESS, PUBLIC
     report: str | None = None  # SECTIONS: builders (period dataset -> Section) for the report pages
     shanten: str | None = None  # (tiles, melds, gold, profile) -> shanten (stats: tenpai_at_draw)
     shape: str | None = None  # gold -> Shape (integrity: useful draws, starting shanten)

@@ -17,13 +17,13 @@ from mjstats.stats.group_counts import group_counts
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, Metric, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
-from mjstats.store import Dataset
 
 __all__ = [  # and COMPUTE, built on first use (module __getattr__)
     "STATISTICS",
     "compute",
     "compute_all",
     "compute_table",
+    "counted_families",
     "plain_frame",
     "result_rows",
     "ruleset_stats",
@@ -52,21 +52,21 @@ def __getattr__(name: str) -> Any:
 
 # the families computed from the summed counters (group_counts), not from per-hand tables
 COUNTED = ("outcomes", "fans", "streaks")
-
-# the ruleset families computed from their own per-part counters (gold_counts, sichuan.stats)
-_FLAT_FAMILIES = ("gold", "sichuan")
-
-# the audit's metrics, read against the per-hand base tables (the audit's files are not the parts)
-_AUDITED = ("fan_mismatch_rate", "fan_disagreement")
+# computed from counters of their own scan, beside the derived table's rows (decision_counts)
+COUNTED_APART = ("decisions",)
 
 
-def _reads_base(metric: Metric, dataset: Dataset) -> bool:
+@cache
+def counted_families() -> frozenset[str]:
+    """Every family computed from per-part counters, never from the per-hand base tables: the
+    shared ones and those each ruleset's stats part declares (its ``COUNTED``)."""
+    own = {f for part in ruleset_stats().values() for f in getattr(part, "COUNTED", ())}
+    return frozenset({*COUNTED, *COUNTED_APART, *own})
+
+
+def _reads_base(metric: Metric) -> bool:
     """Whether a metric reads the per-hand base tables (not only the summed counters)."""
-    if metric.id in _AUDITED:
-        return dataset.has_table("computed_wins")
-    if metric.family == "decisions":
-        return dataset.has_table(decisions.TABLE)
-    return metric.family not in COUNTED and metric.family not in _FLAT_FAMILIES
+    return metric.family not in counted_families()
 
 
 # group keys whose values a family always adds to its rows (besides the requested ones)
@@ -103,7 +103,7 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         # scan can report; the metrics below read them from the cache
         tenpai = any(m.id == "tenpai_at_draw" and rulesets & set(m.rulesets) for m in todo)
         group_counts(dataset, None if progress is None else (lambda n: progress("hands", n)), tenpai)
-    if progress is not None and any(_reads_base(m, dataset) for m in todo if rulesets & set(m.rulesets)):
+    if progress is not None and any(_reads_base(m) for m in todo if rulesets & set(m.rulesets)):
         base_tables(dataset, lambda n: progress("hands", n))  # built now, so that the scan reports
     if progress is not None or jobs > 1:
         for name, part in ruleset_stats().items():

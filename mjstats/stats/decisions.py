@@ -1,6 +1,8 @@
 """Decision-quality metrics from the ``decisions`` table (``mjstats decisions``): how well a
-seat plays, not only how often it wins. Each decision row joins its seat's row of the base
-tables, so the metrics group by player, seat, style, period... like every other metric.
+seat plays, not only how often it wins. Each decision counts for its seat's row, so the metrics
+group by player, seat, style, period... like every other metric: from counters summed part by
+part (decision_counts), or, when the table's rows are out of the dataset's order, by joining
+each decision row to its seat row of the base tables (``decision_rows``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from mjstats.stats.grouping import StatsError, mean_rows, normalize_by, rate_rows
+from mjstats.stats.decision_counts import HITS, decision_counts
+from mjstats.stats.grouping import StatsError, mean_rows, mean_rows_from_sums, normalize_by, rate_rows
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables, cached_per_version, key_strings
 from mjstats.store import Dataset
 
@@ -99,11 +102,29 @@ def _frame(ds: DatasetLike, rows: DecisionRows, mask: np.ndarray) -> pd.DataFram
     return frame
 
 
-def _rate(metric: str, select: str, hit: str | None, negate: bool = False) -> Callable[..., pd.DataFrame]:
-    """A rate metric over the selected decision rows: rows flagged ``hit`` (or not, ``negate``)."""
+def _counts(ds: DatasetLike, per_hand: bool) -> pd.DataFrame | None:
+    """The decisions counters (decision_counts), or None to compute per hand: when asked, or
+    when the table's rows are out of the dataset's order. StatsError without the table."""
+    dataset = as_dataset(ds)
+    if not dataset.has_table(TABLE):
+        raise _missing(dataset)
+    return None if per_hand else decision_counts(dataset)
 
-    def compute(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+
+def _rate(metric: str, select: str, hit: str | None, negate: bool = False) -> Callable[..., pd.DataFrame]:
+    """A rate metric over the selected decision rows: rows flagged ``hit`` (or not, ``negate``).
+
+    From the decisions counters summed part by part; ``per_hand`` joins each decision to its
+    seat row instead (what is done when the table's rows are out of the dataset's order)."""
+
+    def compute(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                per_hand: bool = False) -> pd.DataFrame:
         keys = normalize_by(by)
+        counts = _counts(ds, per_hand)
+        if counts is not None:
+            # only the groups with a selected decision: the per-hand rows have no others
+            frame = counts[counts[f"{select}_rows"].to_numpy() > 0]
+            return rate_rows(frame, metric, keys, metric, f"{select}_rows", f"{select}_hands")
         rows = decision_rows(ds)
         if select == "discard":
             mask = (rows.kind == "discard") & rows.judged
@@ -121,10 +142,16 @@ def _rate(metric: str, select: str, hit: str | None, negate: bool = False) -> Ca
     return compute
 
 
-def useful_lost(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
+def useful_lost(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                per_hand: bool = False) -> pd.DataFrame:
     """Mean useful tiles lost per judged discard: the best discard's useful tiles minus the
-    tiles the discard made kept."""
+    tiles the discard made kept. From the decisions counters; ``per_hand`` as the rates'."""
     keys = normalize_by(by)
+    counts = _counts(ds, per_hand)
+    if counts is not None:
+        frame = counts[counts["discard_rows"].to_numpy() > 0]
+        return mean_rows_from_sums(frame, "useful_lost", keys, "lost_sum", "lost_sq", "lost_n",
+                                   "discard_hands")
     rows = decision_rows(ds)
     mask = (rows.kind == "discard") & rows.judged
     frame = _frame(ds, rows, mask)
@@ -133,11 +160,9 @@ def useful_lost(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.Da
 
 
 COMPUTE = {
-    "efficiency_rate": _rate("efficiency_rate", "discard", "inefficient", negate=True),
+    "efficiency_rate": _rate("efficiency_rate", *HITS["efficiency_rate"]),
     "useful_lost": useful_lost,
-    "missed_win_rate": _rate("missed_win_rate", "judged", "missed_win"),
-    "danger_rate": _rate("danger_rate", "discard_all", "deal_in"),
-    "unsafe_rate": _rate("unsafe_rate", "discard_all", "unsafe"),
-    "call_gain_rate": _rate("call_gain_rate", "claim", "call_worse", negate=True),
+    **{metric: _rate(metric, *HITS[metric]) for metric in ("missed_win_rate", "danger_rate", "unsafe_rate",
+                                                            "call_gain_rate")},
 }
 DECISION_METRICS = tuple(COMPUTE)

@@ -12,6 +12,7 @@ from itertools import pairwise
 import numpy as np
 import pandas as pd
 
+from mjstats.stats.audit_counts import audit_counts
 from mjstats.stats.audited import Audited, audited_tables
 from mjstats.stats.group_counts import group_counts, pair_counts
 from mjstats.stats.grouping import normalize_by, rate_rows
@@ -21,6 +22,7 @@ from mjstats.stats.tables import Base, DatasetLike, as_dataset, base_tables, cac
 
 __all__ = [
     "COMPUTE",
+    "fan_count_pairs",
     "fan_disagreement",
     "fan_frequencies",
     "fan_lift",
@@ -93,6 +95,23 @@ def _per_hand_fan(hand: np.ndarray, code: np.ndarray, count: np.ndarray,
     starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
     unique = key[starts]
     return unique // max(n_codes, 1), unique % max(n_codes, 1), np.add.reduceat(counts, starts)
+
+
+FanRows = tuple[np.ndarray, np.ndarray, np.ndarray]  # win slot, fan-name code, count per fan row
+
+
+def fan_count_pairs(recorded: FanRows, computed: FanRows, width: int) -> tuple[np.ndarray, ...]:
+    """The (win slot, fan) pairs either side lists (key ``slot * width + code``, sorted), with
+    each side's summed count (0 where it does not list the fan): an outer join on integers."""
+    rh, rc, rn = _per_hand_fan(*recorded, width)
+    ch, cc, cn = _per_hand_fan(*computed, width)
+    rkey, ckey = rh * width + rc, ch * width + cc
+    pairs = np.union1d(rkey, ckey)
+    rec = np.zeros(len(pairs), np.int64)
+    com = np.zeros(len(pairs), np.int64)
+    rec[np.searchsorted(pairs, rkey)] = rn
+    com[np.searchsorted(pairs, ckey)] = cn
+    return pairs, rec, com
 
 
 def fan_frequencies(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
@@ -232,9 +251,19 @@ def _empty(metric: str, keys: list[str]) -> pd.DataFrame:
     return out
 
 
-def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
-    """Audited wins whose recorded fan total differs from the computed one / audited wins."""
+def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                      per_hand: bool = False) -> pd.DataFrame:
+    """Audited wins whose recorded fan total differs from the computed one / audited wins.
+
+    From the audit's counters summed part by part (audit_counts); ``per_hand`` joins the
+    per-hand tables instead (what is done when the audit's rows are out of the dataset's order).
+    """
     keys = normalize_by(by)
+    if not as_dataset(ds).has_table("computed_wins"):
+        return _empty("fan_mismatch_rate", list(keys))
+    counts = None if per_hand else audit_counts(ds)
+    if counts is not None:
+        return rate_rows(counts["mismatch"], "fan_mismatch_rate", keys, "differ", "wins", "hands")
     audit = _audit_tables(ds)
     if audit is None:
         return _empty("fan_mismatch_rate", list(keys))
@@ -248,10 +277,21 @@ def fan_mismatch_rate(ds: DatasetLike, by: Iterable[str] | str | None = None) ->
     return rate_rows(rows, "fan_mismatch_rate", keys, differ.astype(np.int64), np.ones(len(rows), np.int64))
 
 
-def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> pd.DataFrame:
-    """Per fan: audited wins where recorded and computed counts differ / audited wins with it."""
-    audit = _audit_tables(ds)
+def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None,
+                     per_hand: bool = False) -> pd.DataFrame:
+    """Per fan: audited wins where recorded and computed counts differ / audited wins with it.
+
+    From the audit's counters summed part by part (audit_counts); ``per_hand`` joins the
+    per-hand tables instead (what is done when the audit's rows are out of the dataset's order).
+    """
     group = _fan_group(ds, by)
+    if not as_dataset(ds).has_table("computed_wins"):
+        return _empty("fan_disagreement", [*group, "fan"])
+    counts = None if per_hand else audit_counts(ds)
+    if counts is not None:
+        return rate_rows(counts["disagreement"], "fan_disagreement", (*group, "fan"), "differ", "one", "one",
+                         recorded_only="recorded_only", computed_only="computed_only")
+    audit = _audit_tables(ds)
     if audit is None:
         return _empty("fan_disagreement", [*group, "fan"])
     base = base_tables(ds)
@@ -274,15 +314,8 @@ def fan_disagreement(ds: DatasetLike, by: Iterable[str] | str | None = None) -> 
     partials = []
     n_slots = 4 * len(base.hands)
     for rec, com in zip(_hand_blocks(rec_hand, n_slots), _hand_blocks(com_hand, n_slots), strict=True):
-        rh, rc, rn = _per_hand_fan(rec_hand[rec], rec_code[rec], rec_count[rec], width)
-        ch, cc, cn = _per_hand_fan(com_hand[com], com_code[com], com_count[com], width)
-        # outer join of the two sorted (hand, fan) key lists
-        rkey, ckey = rh * width + rc, ch * width + cc
-        pairs = np.union1d(rkey, ckey)
-        recorded = np.zeros(len(pairs), np.int64)
-        computed = np.zeros(len(pairs), np.int64)
-        recorded[np.searchsorted(pairs, rkey)] = rn
-        computed[np.searchsorted(pairs, ckey)] = cn
+        pairs, recorded, computed = fan_count_pairs((rec_hand[rec], rec_code[rec], rec_count[rec]),
+                                                    (com_hand[com], com_code[com], com_count[com]), width)
         row = winner_row[pairs // width]
         won = row >= 0
         recorded, computed = recorded[won], computed[won]

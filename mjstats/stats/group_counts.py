@@ -45,7 +45,8 @@ from mjstats.stats.tables import (
 )
 from mjstats.store import Dataset
 
-__all__ = ["FanPairs", "GroupCounts", "group_counts", "hand_counts", "pair_counts", "shanten_engines"]
+__all__ = ["FanPairs", "GroupCounts", "counter_sums", "group_counts", "hand_counts", "pair_counts",
+           "shanten_engines", "typed_keys"]
 
 # the integer group keys and their dtypes in the base tables' seat rows (kept, so that grouped
 # output columns have the same dtypes as before)
@@ -190,10 +191,10 @@ def _part_counts(ds: Dataset, ruleset: str, period: str, part: str,
         counters[f"{prefix}_n"] = counted.astype(np.int64)
         counters[f"{prefix}_sum"] = x
         counters[f"{prefix}_sq"] = x * x
-    seat_sums = _sums({**keys, **counters}, list(GROUP_KEYS))
+    seat_sums = counter_sums({**keys, **counters}, list(GROUP_KEYS))
 
     has_total = win & ~np.isnan(fan_total)
-    totals = _sums({**_rows(keys, has_total), "fan_total": fan_total[has_total].astype(np.int64),
+    totals = counter_sums({**_rows(keys, has_total), "fan_total": fan_total[has_total].astype(np.int64),
                     "wins": np.ones(int(has_total.sum()), np.int64)}, [*GROUP_KEYS, "fan_total"])
 
     fans = {name: values[0] for name, values in fan_frames.cols.items()}
@@ -216,7 +217,7 @@ def _fan_counts(ruleset: str, keys: Columns, win: np.ndarray, fans: Columns,
     if not fans or len(fans["slot"]) == 0:
         nothing = np.zeros(0, np.int64)
         empty = {**_rows(keys, nothing), "fan": np.zeros(0, dtype=object), "has": nothing, "count": nothing}
-        return _sums(empty, [*GROUP_KEYS, "fan"]), {ruleset: (n_wins, {}, np.zeros((0, 0), np.int64))}
+        return counter_sums(empty, [*GROUP_KEYS, "fan"]), {ruleset: (n_wins, {}, np.zeros((0, 0), np.int64))}
     slot = np.asarray(fans["slot"], dtype=np.int64)
     name = fans["name"]
     code = np.asarray(name.codes, dtype=np.int64)
@@ -226,7 +227,7 @@ def _fan_counts(ruleset: str, keys: Columns, win: np.ndarray, fans: Columns,
     won[known] = win[slot[known]]
     # per (win, fan): listed once, counts summed (a win can list a fan twice)
     hand, fan, count = _per_hand_fan(slot[won], code[won], np.asarray(fans["count"])[won], len(names))
-    fan_sums = _sums({
+    fan_sums = counter_sums({
         **_rows(keys, hand),
         "fan": names[fan] if len(fan) else np.zeros(0, dtype=object),
         "has": np.ones(len(hand), np.int64),
@@ -281,7 +282,7 @@ def _tenpai_counts(keys: Columns, drawn: list[DrawnHands],
     at = np.concatenate(slots).astype(np.int64) if slots else np.zeros(0, np.int64)
     flags = np.asarray(tenpai, np.int64)
     ok = np.asarray(readable, np.int64)
-    return _sums({
+    return counter_sums({
         **_rows(keys, at),
         "hands": np.ones(len(at), np.int64),
         "tenpai": flags,
@@ -304,7 +305,7 @@ def _key_codes(values: np.ndarray | pd.Categorical) -> tuple[np.ndarray, int]:
     return codes.reshape(-1).astype(np.int64), len(uniques)
 
 
-def _sums(columns: Columns, keys: list[str]) -> pd.DataFrame:
+def counter_sums(columns: Columns, keys: list[str]) -> pd.DataFrame:
     """Counters summed per distinct key combination (nulls are a key value here: a metric
     grouped by other keys still counts those rows); keys come back as plain values.
 
@@ -347,7 +348,7 @@ def _combine(partials: list[_Partial]) -> _Partial:
         if not frames:
             return pd.DataFrame()
         joined = pd.concat(frames, ignore_index=True)
-        return _sums({name: joined[name].to_numpy() for name in joined.columns}, keys)
+        return counter_sums({name: joined[name].to_numpy() for name in joined.columns}, keys)
 
     pairs: dict[str, tuple[int, dict[str, int], np.ndarray]] = {}
     for partial in partials:
@@ -393,14 +394,14 @@ def _finished(partial: _Partial, tenpai: bool) -> GroupCounts:
                                   else np.zeros((0, 0), np.int64))
     tenpai_frame = None
     if tenpai:
-        tenpai_frame = _typed(partial.tenpai if partial.tenpai is not None
-                              else _empty_counts(("hands", "tenpai", "readable", "unreadable")))
+        tenpai_frame = typed_keys(partial.tenpai if partial.tenpai is not None
+                                  else _empty_counts(("hands", "tenpai", "readable", "unreadable")))
     return GroupCounts(
-        seats=_typed(partial.seats if len(partial.seats.columns) else _empty_counts(_SEAT_COUNTERS)),
-        fans=_typed(partial.fans if len(partial.fans.columns) else _empty_counts(("has", "count"), fan=True),
-                    categorical=("fan",)),
-        totals=_typed(partial.totals if len(partial.totals.columns)
-                      else _empty_counts(("wins",), total=True)),
+        seats=typed_keys(partial.seats if len(partial.seats.columns) else _empty_counts(_SEAT_COUNTERS)),
+        fans=typed_keys(partial.fans if len(partial.fans.columns)
+                        else _empty_counts(("has", "count"), fan=True), categorical=("fan",)),
+        totals=typed_keys(partial.totals if len(partial.totals.columns)
+                          else _empty_counts(("wins",), total=True)),
         pairs=pairs,
         tenpai=tenpai_frame,
     )
@@ -421,7 +422,10 @@ def _empty_counts(counters: tuple[str, ...], fan: bool = False, total: bool = Fa
     return pd.DataFrame(columns)
 
 
-def _typed(frame: pd.DataFrame, categorical: tuple[str, ...] = ()) -> pd.DataFrame:
+def typed_keys(frame: pd.DataFrame, categorical: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Summed counters with their keys typed as in the base tables' seat rows: strings as
+    categoricals with sorted categories (``categorical`` names more), integer keys in their own
+    dtypes, so that metrics grouped from counters sort and type as from seat rows."""
     out = frame.copy()
     for key in (*GROUP_KEYS, *categorical):
         if key in _INT_KEYS:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from mjstats.stats.group_counts import _sums, _typed
+from mjstats.stats.group_counts import counter_sums, typed_keys
 from mjstats.stats.grouping import GROUP_KEYS
 from mjstats.stats.tables import release_free_memory
 
@@ -29,7 +29,7 @@ Layout = dict[str, tuple[tuple[str, ...], dict[str, type]]]  # name: (extra keys
 
 def table_sums(columns: Columns, extra_keys: tuple[str, ...] = ()) -> pd.DataFrame:
     """One part's rows reduced to counters per distinct (group keys, ``extra_keys``)."""
-    return _sums(columns, [*GROUP_KEYS, *extra_keys])
+    return counter_sums(columns, [*GROUP_KEYS, *extra_keys])
 
 
 def summed_parts(partials: Iterable[tuple[int, Partial | None]], layout: Layout,
@@ -53,7 +53,7 @@ def summed_parts(partials: Iterable[tuple[int, Partial | None]], layout: Layout,
     if pending or summed is None:
         summed = _combined([*([summed] if summed else []), *pending], layout)
     release_free_memory()
-    return {name: _typed(frame if len(frame.columns) else _empty(*layout[name]))
+    return {name: typed_keys(frame if len(frame.columns) else _empty(*layout[name]))
             for name, frame in summed.items()}
 
 

@@ -19,6 +19,7 @@ from mjstats.store import Dataset
 
 __all__ = [
     "COMPUTE",
+    "COUNTED",
     "GOLD_PATTERNS",
     "PROGRESS",
     "PUBLIC",
@@ -324,5 +325,6 @@ def prepare(ds: DatasetLike, progress: Callable[[int], None] | None = None, jobs
 # (every gold metric reads the gold counters), the scan itself, its progress phase (id, label,
 # unit) and the public functions it re-exports
 READS = tuple(COMPUTE)
+COUNTED = ("gold",)  # registry families computed from per-part counters (gold_counts), not base tables
 PROGRESS = ("gold", "stats: reading gold use", "Fuzhou hands")
 PUBLIC = ("gold_usage",)

@@ -36,6 +36,7 @@ from mjstats.store import Dataset
 
 __all__ = [
     "COMPUTE",
+    "COUNTED",
     "PROGRESS",
     "PUBLIC",
     "READS",
@@ -503,5 +504,6 @@ def sichuan_metrics(ds: DatasetLike, by: Iterable[str] | str | None = None) -> p
 # what mjstats.stats asks of a ruleset's stats part: the metrics that need the slow scan (all of
 # them), how to run it with progress, and the public functions mjstats.stats re-exports
 READS = tuple(COMPUTE)
+COUNTED = ("sichuan",)  # registry families computed from per-part counters (counts.py), not base tables
 PROGRESS = ("sichuan", "stats: reading Sichuan hands", "Sichuan hands")
 PUBLIC = ("sichuan_metrics",)

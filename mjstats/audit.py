@@ -138,27 +138,26 @@ def _add_unsupported(rows: dict[str, dict[str, list[Any]]], hand: Hand) -> None:
 
 def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: ReplayResult) -> None:
     mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
+    findings = result.findings
     a = rows["audited_hands"]
-    for key, value in (
-        ("match_id", mid),
-        ("hand_no", no),
-        ("ruleset", rs),
-        ("profile", result.profile),
-        ("status", result.status),
-        ("findings", len(result.findings)),
-    ):
-        a[key].append(value)
-    f = rows["findings"]
-    for finding in result.findings:
-        f["match_id"].append(mid)
-        f["hand_no"].append(no)
-        f["seq"].append(finding.seq)
-        f["check"].append(finding.check)
-        f["severity"].append(finding.severity.value)
-        f["expected"].append(finding.expected)
-        f["recorded"].append(finding.recorded)
-        f["message"].append(finding.message)
-        f["ruleset"].append(rs)
+    a["match_id"].append(mid)
+    a["hand_no"].append(no)
+    a["ruleset"].append(rs)
+    a["profile"].append(result.profile)
+    a["status"].append(result.status)
+    a["findings"].append(len(findings))
+    if findings:
+        f = rows["findings"]
+        for finding in findings:
+            f["match_id"].append(mid)
+            f["hand_no"].append(no)
+            f["seq"].append(finding.seq)
+            f["check"].append(finding.check)
+            f["severity"].append(finding.severity.value)
+            f["expected"].append(finding.expected)
+            f["recorded"].append(finding.recorded)
+            f["message"].append(finding.message)
+            f["ruleset"].append(rs)
     recorded_wins = hand.result.wins
     for win_no, ctx, win in result.wins:
         if win is None:
@@ -175,53 +174,49 @@ def _add_computed_win(
     win: ComputedWin,
     recorded: Win | None,
 ) -> None:
-    """The computed_* rows of one rescored win."""
-    mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
+    """The computed_* rows of one rescored win (appended column by column: once per win of
+    every hand audited)."""
+    mid, no, rs, winner = hand.match_id, hand.hand_no, hand.ruleset, ctx.winner
     w = rows["computed_wins"]
-    for key, value in (
-        ("match_id", mid),
-        ("hand_no", no),
-        ("win_no", win_no),
-        ("winner", ctx.winner),
-        ("discarder", ctx.discarder),
-        ("win_tile", ctx.win_tile),
-        ("self_drawn", ctx.self_drawn),
-        ("fan_total", win.total),
-        ("recorded_fan_total", recorded.fan_total if recorded is not None else None),
-        ("meets_minimum", win.meets_minimum),
-        ("fourth_tile", ctx.fourth_tile),
-        ("kong_win", ctx.kong_win),
-        ("last_tile", ctx.last_tile),
-        ("ruleset", rs),
-    ):
-        w[key].append(value)
+    w["match_id"].append(mid)
+    w["hand_no"].append(no)
+    w["win_no"].append(win_no)
+    w["winner"].append(winner)
+    w["discarder"].append(ctx.discarder)
+    w["win_tile"].append(ctx.win_tile)
+    w["self_drawn"].append(ctx.self_drawn)
+    w["fan_total"].append(win.total)
+    w["recorded_fan_total"].append(recorded.fan_total if recorded is not None else None)
+    w["meets_minimum"].append(win.meets_minimum)
+    w["fourth_tile"].append(ctx.fourth_tile)
+    w["kong_win"].append(ctx.kong_win)
+    w["last_tile"].append(ctx.last_tile)
+    w["ruleset"].append(rs)
+    fans = win.fans
+    n = len(fans)
     cf = rows["computed_fans"]
-    for fan in win.fans:
-        for key, value in (
-            ("match_id", mid),
-            ("hand_no", no),
-            ("win_no", win_no),
-            ("winner", ctx.winner),
-            ("name", fan.name),
-            ("count", fan.count),
-            ("points", fan.points),
-            ("ruleset", rs),
-        ):
-            cf[key].append(value)
-    p = rows["computed_payments"]
+    cf["match_id"].extend([mid] * n)
+    cf["hand_no"].extend([no] * n)
+    cf["win_no"].extend([win_no] * n)
+    cf["winner"].extend([winner] * n)
+    cf["name"].extend([fan.name for fan in fans])
+    cf["count"].extend([fan.count for fan in fans])
+    cf["points"].extend([fan.points for fan in fans])
+    cf["ruleset"].extend([rs] * n)
     # the recorded net scores are one win's payments only when the hand has one win
     scores = hand.result.scores if len(hand.result.wins) <= 1 else None
-    for seat, score in enumerate(win.payments):
-        for key, value in (
-            ("match_id", mid),
-            ("hand_no", no),
-            ("win_no", win_no),
-            ("seat", seat),
-            ("score", score),
-            ("recorded_score", scores[seat] if scores and seat < len(scores) else None),
-            ("ruleset", rs),
-        ):
-            p[key].append(value)
+    payments = win.payments
+    n = len(payments)
+    p = rows["computed_payments"]
+    p["match_id"].extend([mid] * n)
+    p["hand_no"].extend([no] * n)
+    p["win_no"].extend([win_no] * n)
+    p["seat"].extend(range(n))
+    p["score"].extend(payments)
+    p["recorded_score"].extend(
+        [scores[seat] if scores and seat < len(scores) else None for seat in range(n)]
+    )
+    p["ruleset"].extend([rs] * n)
 
 
 def _choose(

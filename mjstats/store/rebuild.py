@@ -25,7 +25,15 @@ from mjstats.records import (
 )
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["EVENT_KINDS", "OUTCOMES", "REASONS", "WIN_KINDS", "events_from_columns", "hands_from_columns"]
+__all__ = [
+    "EVENT_KINDS",
+    "OUTCOMES",
+    "REASONS",
+    "WIN_KINDS",
+    "events_from_columns",
+    "group_starts",
+    "hands_from_columns",
+]
 
 # the stored text of each enumeration's members -> the member
 EVENT_KINDS: dict[str, EventKind] = {k.value: k for k in EventKind}
@@ -181,3 +189,18 @@ def hands_from_columns(
             )
         )
     return out
+
+
+def group_starts(hand_keys: list[int], row_keys: list[int]) -> list[int]:
+    """Where each hand's rows start in a table whose rows are grouped per hand in hand order, and
+    the end: hand ``i`` (key ``hand_keys[i]``) owns the run of rows carrying its key from where
+    the hand before it stopped (none when the next row is another hand's)."""
+    starts: list[int] = []
+    j = 0
+    n = len(row_keys)
+    for key in hand_keys:
+        starts.append(j)
+        while j < n and row_keys[j] == key:
+            j += 1
+    starts.append(j)
+    return starts

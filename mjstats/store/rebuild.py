@@ -110,10 +110,15 @@ def hands_from_columns(
     tiles = ALL_KINDS
     # fans, wins and payments are grouped per hand in order; index them by (match_id, hand_no)
     fan_rows: dict[tuple[str, int, int | None], list[FanEntry]] = {}
+    # one FanEntry per (name, count, points), shared by every win that records it (immutable)
+    entries: dict[tuple[str, int, int | None], FanEntry] = {}
     for mid, no, win_no, name, count, points in zip(
         f["match_id"], f["hand_no"], f["win_no"], f["name"], f["count"], f["points"], strict=True
     ):
-        fan_rows.setdefault((mid, no, win_no), []).append(FanEntry(name, count, points))
+        entry = entries.get((name, count, points))
+        if entry is None:
+            entry = entries[(name, count, points)] = FanEntry(name, count, points)
+        fan_rows.setdefault((mid, no, win_no), []).append(entry)
     win_rows: dict[tuple[str, int], list[Win]] = {}
     winners, losers, win_tiles, self_drawn = w["winner"], w["loser"], w["win_tile"], w["self_drawn"]
     fan_totals, patterns = w["fan_total"], w["pattern"]

@@ -141,24 +141,26 @@ def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: Repla
     mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
     findings = result.findings
     a = rows["audited_hands"]
-    a["match_id"].append(mid)
-    a["hand_no"].append(no)
-    a["ruleset"].append(rs)
-    a["profile"].append(result.profile)
-    a["status"].append(result.status)
-    a["findings"].append(len(findings))
-    if findings:
-        f = rows["findings"]
-        for finding in findings:
-            f["match_id"].append(mid)
-            f["hand_no"].append(no)
-            f["seq"].append(finding.seq)
-            f["check"].append(finding.check)
-            f["severity"].append(finding.severity.value)
-            f["expected"].append(finding.expected)
-            f["recorded"].append(finding.recorded)
-            f["message"].append(finding.message)
-            f["ruleset"].append(rs)
+    for key, value in (
+        ("match_id", mid),
+        ("hand_no", no),
+        ("ruleset", rs),
+        ("profile", result.profile),
+        ("status", result.status),
+        ("findings", len(findings)),
+    ):
+        a[key].append(value)
+    f = rows["findings"]
+    for finding in findings:
+        f["match_id"].append(mid)
+        f["hand_no"].append(no)
+        f["seq"].append(finding.seq)
+        f["check"].append(finding.check)
+        f["severity"].append(finding.severity.value)
+        f["expected"].append(finding.expected)
+        f["recorded"].append(finding.recorded)
+        f["message"].append(finding.message)
+        f["ruleset"].append(rs)
     recorded_wins = hand.result.wins
     for win_no, ctx, win in result.wins:
         if win is None:
@@ -179,45 +181,47 @@ def _add_computed_win(
     every hand audited)."""
     mid, no, rs, winner = hand.match_id, hand.hand_no, hand.ruleset, ctx.winner
     w = rows["computed_wins"]
-    w["match_id"].append(mid)
-    w["hand_no"].append(no)
-    w["win_no"].append(win_no)
-    w["winner"].append(winner)
-    w["discarder"].append(ctx.discarder)
-    w["win_tile"].append(ctx.win_tile)
-    w["self_drawn"].append(ctx.self_drawn)
-    w["fan_total"].append(win.total)
-    w["recorded_fan_total"].append(recorded.fan_total if recorded is not None else None)
-    w["meets_minimum"].append(win.meets_minimum)
-    w["fourth_tile"].append(ctx.fourth_tile)
-    w["kong_win"].append(ctx.kong_win)
-    w["last_tile"].append(ctx.last_tile)
-    w["ruleset"].append(rs)
+    for key, value in (
+        ("match_id", mid),
+        ("hand_no", no),
+        ("win_no", win_no),
+        ("winner", winner),
+        ("discarder", ctx.discarder),
+        ("win_tile", ctx.win_tile),
+        ("self_drawn", ctx.self_drawn),
+        ("fan_total", win.total),
+        ("recorded_fan_total", recorded.fan_total if recorded is not None else None),
+        ("meets_minimum", win.meets_minimum),
+        ("fourth_tile", ctx.fourth_tile),
+        ("kong_win", ctx.kong_win),
+        ("last_tile", ctx.last_tile),
+        ("ruleset", rs),
+    ):
+        w[key].append(value)
+    keys = {"match_id": mid, "hand_no": no, "win_no": win_no, "ruleset": rs}
     fans = win.fans
-    n = len(fans)
     cf = rows["computed_fans"]
-    cf["match_id"].extend([mid] * n)
-    cf["hand_no"].extend([no] * n)
-    cf["win_no"].extend([win_no] * n)
-    cf["winner"].extend([winner] * n)
+    _repeat(cf, len(fans), {**keys, "winner": winner})
     cf["name"].extend([fan.name for fan in fans])
     cf["count"].extend([fan.count for fan in fans])
     cf["points"].extend([fan.points for fan in fans])
-    cf["ruleset"].extend([rs] * n)
     # the recorded net scores are one win's payments only when the hand has one win
     scores = hand.result.scores if len(hand.result.wins) <= 1 else None
     payments = win.payments
     n = len(payments)
     p = rows["computed_payments"]
-    p["match_id"].extend([mid] * n)
-    p["hand_no"].extend([no] * n)
-    p["win_no"].extend([win_no] * n)
+    _repeat(p, n, keys)
     p["seat"].extend(range(n))
     p["score"].extend(payments)
     p["recorded_score"].extend(
         [scores[seat] if scores and seat < len(scores) else None for seat in range(n)]
     )
-    p["ruleset"].extend([rs] * n)
+
+
+def _repeat(columns: dict[str, list[Any]], n: int, values: Mapping[str, Any]) -> None:
+    """Append ``n`` rows' worth of each value to its column (the keys every row of a win shares)."""
+    for key, value in values.items():
+        columns[key].extend([value] * n)
 
 
 def _choose(

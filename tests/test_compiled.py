@@ -248,8 +248,12 @@ def test_the_compiled_read_back_rebuilds_what_the_pure_one_rebuilds(tmp_path: Pa
     root = SOURCE.parent
     dataset = tmp_path / "ds"
     data = root / "data"
-    assert main(["ingest", str(data / "botzone" / "sample.txt"), str(data / "sim"), str(data / "real"),
-                 "--out", str(dataset), "-q"]) == 0
+    sources = [data / "botzone" / "sample.txt", data / "real"]
+    for rules in ("guobiao", "fuzhou", "sichuan"):  # simulated hands with faults: findings rows too
+        sources.append(tmp_path / f"{rules}.jsonl.gz")
+        assert main(["simulate", "--rules", rules, "--hands", "300", "--seed", "5", "--faults", "0.3",
+                     "--out", str(sources[-1])]) == 0
+    assert main(["ingest", *map(str, sources), "--out", str(dataset), "-q"]) == 0
     code = ("import sys; from tests.test_compiled import readback_digest; "
             "print('\\n'.join(readback_digest(sys.argv[1])))")
     child = subprocess.run(
@@ -261,6 +265,7 @@ def test_the_compiled_read_back_rebuilds_what_the_pure_one_rebuilds(tmp_path: Pa
     compiled = readback_digest(str(dataset))
     assert pure[0] == "mjstats build: pure Python"
     assert compiled[0].startswith("mjstats build: compiled (")
-    assert len(pure) == len(compiled) > 6000  # 16 sample records, 6,000 simulated hands, real logs
+    assert len(pure) == len(compiled) > 900  # 16 sample records, real logs, 900 simulated hands
     assert {line.split()[0] for line in pure[1:]} >= {"guobiao", "fuzhou", "sichuan", "computed_fans"}
+    assert next(line for line in pure if line.startswith("findings ")) != "findings 0"
     assert pure[1:] == compiled[1:]

@@ -53,6 +53,7 @@ from mjstats.store import open_dataset
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
+from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
 from mjstats.workers import ordered_map
@@ -138,6 +139,7 @@ def _add_unsupported(rows: dict[str, dict[str, list[Any]]], hand: Hand) -> None:
 
 def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: ReplayResult) -> None:
     mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
+    findings = result.findings
     a = rows["audited_hands"]
     for key, value in (
         ("match_id", mid),
@@ -145,11 +147,11 @@ def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: Repla
         ("ruleset", rs),
         ("profile", result.profile),
         ("status", result.status),
-        ("findings", len(result.findings)),
+        ("findings", len(findings)),
     ):
         a[key].append(value)
     f = rows["findings"]
-    for finding in result.findings:
+    for finding in findings:
         f["match_id"].append(mid)
         f["hand_no"].append(no)
         f["seq"].append(finding.seq)
@@ -175,14 +177,15 @@ def _add_computed_win(
     win: ComputedWin,
     recorded: Win | None,
 ) -> None:
-    """The computed_* rows of one rescored win."""
-    mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
+    """The computed_* rows of one rescored win (appended column by column: once per win of
+    every hand audited)."""
+    mid, no, rs, winner = hand.match_id, hand.hand_no, hand.ruleset, ctx.winner
     w = rows["computed_wins"]
     for key, value in (
         ("match_id", mid),
         ("hand_no", no),
         ("win_no", win_no),
-        ("winner", ctx.winner),
+        ("winner", winner),
         ("discarder", ctx.discarder),
         ("win_tile", ctx.win_tile),
         ("self_drawn", ctx.self_drawn),
@@ -195,33 +198,30 @@ def _add_computed_win(
         ("ruleset", rs),
     ):
         w[key].append(value)
+    keys = {"match_id": mid, "hand_no": no, "win_no": win_no, "ruleset": rs}
+    fans = win.fans
     cf = rows["computed_fans"]
-    for fan in win.fans:
-        for key, value in (
-            ("match_id", mid),
-            ("hand_no", no),
-            ("win_no", win_no),
-            ("winner", ctx.winner),
-            ("name", fan.name),
-            ("count", fan.count),
-            ("points", fan.points),
-            ("ruleset", rs),
-        ):
-            cf[key].append(value)
-    p = rows["computed_payments"]
+    _repeat(cf, len(fans), {**keys, "winner": winner})
+    cf["name"].extend([fan.name for fan in fans])
+    cf["count"].extend([fan.count for fan in fans])
+    cf["points"].extend([fan.points for fan in fans])
     # the recorded net scores are one win's payments only when the hand has one win
     scores = hand.result.scores if len(hand.result.wins) <= 1 else None
-    for seat, score in enumerate(win.payments):
-        for key, value in (
-            ("match_id", mid),
-            ("hand_no", no),
-            ("win_no", win_no),
-            ("seat", seat),
-            ("score", score),
-            ("recorded_score", scores[seat] if scores and seat < len(scores) else None),
-            ("ruleset", rs),
-        ):
-            p[key].append(value)
+    payments = win.payments
+    n = len(payments)
+    p = rows["computed_payments"]
+    _repeat(p, n, keys)
+    p["seat"].extend(range(n))
+    p["score"].extend(payments)
+    p["recorded_score"].extend(
+        [scores[seat] if scores and seat < len(scores) else None for seat in range(n)]
+    )
+
+
+def _repeat(columns: dict[str, list[Any]], n: int, values: Mapping[str, Any]) -> None:
+    """Append ``n`` rows' worth of each value to its column (the keys every row of a win shares)."""
+    for key, value in values.items():
+        columns[key].extend([value] * n)
 
 
 def _choose(
@@ -292,7 +292,8 @@ def audit_hands(
             result = dataclasses.replace(result, findings=result.findings + tuple(extra))
         _add_result(rows, hand, result)
         statuses[result.status] += 1
-        checks.update(f.check for f in result.findings)
+        if result.findings:
+            checks.update(f.check for f in result.findings)
     # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
     tables = {name: pa.Table.from_pydict(cols, schema=AUDIT_SCHEMAS[name]) for name, cols in rows.items()}
     return tables, statuses, checks
@@ -316,18 +317,13 @@ class PartSlicer:
         # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
         self.tables = tables or {name: pq.read_table(version / name / sub) for name in _PART_TABLES}
         hands = self.tables["hands"]
-        keys = list(
-            zip(
-                hands.column("match_id").to_pylist(),
-                hands.column("hand_no").to_pylist(),
-                strict=True,
-            )
-        )
+        ids = pc.unique(hands.column("match_id"))
+        keys = _hand_keys(hands, ids)
         self.events = _offsets(hands.column("n_events").to_pylist())
         # wins, fans and payments rows are grouped per hand, in hand order (any number a hand)
-        self.wins = _group_starts(keys, self.tables["wins"])
-        self.fans = _group_starts(keys, self.tables["fans"])
-        self.payments = _group_starts(keys, self.tables["payments"])
+        self.wins = group_starts(keys, _hand_keys(self.tables["wins"], ids))
+        self.fans = group_starts(keys, _hand_keys(self.tables["fans"], ids))
+        self.payments = group_starts(keys, _hand_keys(self.tables["payments"], ids))
 
     def hands(self, start: int, stop: int) -> list[Hand]:
         t = self.tables
@@ -347,17 +343,13 @@ class PartSlicer:
         )
 
 
-def _group_starts(keys: list[tuple[str, int]], table: pa.Table) -> list[int]:
-    """Where each hand's rows start in ``table`` (rows grouped per hand in hand order), and the end."""
-    rows = zip(table.column("match_id").to_pylist(), table.column("hand_no").to_pylist(), strict=True)
-    row_keys = list(rows)
-    starts, j = [], 0
-    for key in keys:
-        starts.append(j)
-        while j < len(row_keys) and row_keys[j] == key:
-            j += 1
-    starts.append(j)
-    return starts
+def _hand_keys(table: pa.Table, ids: pa.Array) -> list[int]:
+    """Each row's (match_id, hand_no) as one integer, equal exactly when both are: the match id's
+    place among ``ids`` (-1 when absent) and the hand number (a null one never equals a number).
+    Integers compare and convert far faster than pairs of strings and numbers."""
+    code = pc.fill_null(pc.index_in(table.column("match_id"), value_set=ids), -1).cast(pa.int64())
+    number = pc.fill_null(pc.add(table.column("hand_no").cast(pa.int64()), 1 << 31), 1 << 32)
+    return pc.add(pc.multiply(code, 1 << 33), number).to_numpy().tolist()
 
 
 def _offsets(counts: Any) -> list[int]:

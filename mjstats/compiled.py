@@ -16,8 +16,10 @@ from mjstats.rulesets import rulesets
 
 __all__ = ["CORE_MODULES", "compiled_modules", "compiled_status", "describe_build"]
 
-# the replay path: the replayer and the table state it updates per event (docs/compiled.md)
+# the replay path: the replayer and the table state it updates per event, and the read-back of
+# the hands it replays (docs/compiled.md)
 CORE_MODULES: tuple[str, ...] = (
+    "mjstats.store.rebuild",
     "mjstats.replay.findings",
     "mjstats.replay.state",
     "mjstats.replay.replayer",

@@ -211,3 +211,61 @@ def test_the_compiled_replay_finds_what_the_pure_one_finds() -> None:
     assert len(pure) == len(compiled) > 200
     assert sum("clean" not in line.split()[1] for line in pure[1:]) > 50  # the faults are found
     assert pure[1:] == compiled[1:]
+
+
+def readback_digest(dataset: str) -> list[str]:
+    """The build, then a digest of every hand ``dataset`` reads back (its fields, provenance and
+    origin) and of every table its audit writes, one line each (the audit replaces its tables,
+    so each build writes its own)."""
+    import hashlib
+    import json
+
+    from mjstats.audit import AUDIT_SCHEMAS, audit_dataset
+    from mjstats.store import open_dataset
+
+    def digest(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+    lines = [describe_build()]
+    lines.extend(
+        f"{hand.ruleset} {hand.match_id} {hand.hand_no} "
+        f"{digest(repr((hand, hand.provenance, hand.origin, [type(e.tile) for e in hand.events])))}"
+        for hand in open_dataset(dataset).hands()
+    )
+    audit_dataset(dataset, jobs=1)
+    with open_dataset(dataset) as ds:
+        for name in sorted(AUDIT_SCHEMAS):
+            table = ds.arrow(name)
+            lines.append(f"{name} {table.num_rows} {digest(json.dumps(table.to_pydict(), default=str))}")
+    return lines
+
+
+@pytest.mark.skipif(not REQUIRED, reason="compares the compiled read-back with the pure one: "
+                    "run by `make test-compiled` on build/compiled")
+def test_the_compiled_read_back_rebuilds_what_the_pure_one_rebuilds(tmp_path: Path) -> None:
+    from mjstats.cli import main
+
+    root = SOURCE.parent
+    dataset = tmp_path / "ds"
+    data = root / "data"
+    sources = [data / "botzone" / "sample.txt", data / "real"]
+    for rules in ("guobiao", "fuzhou", "sichuan"):  # simulated hands with faults: findings rows too
+        sources.append(tmp_path / f"{rules}.jsonl.gz")
+        assert main(["simulate", "--rules", rules, "--hands", "300", "--seed", "5", "--faults", "0.3",
+                     "--out", str(sources[-1])]) == 0
+    assert main(["ingest", *map(str, sources), "--out", str(dataset), "-q"]) == 0
+    code = ("import sys; from tests.test_compiled import readback_digest; "
+            "print('\\n'.join(readback_digest(sys.argv[1])))")
+    child = subprocess.run(
+        [sys.executable, "-P", "-c", code, str(dataset)],
+        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+        check=True,
+    )
+    pure = child.stdout.splitlines()
+    compiled = readback_digest(str(dataset))
+    assert pure[0] == "mjstats build: pure Python"
+    assert compiled[0].startswith("mjstats build: compiled (")
+    assert len(pure) == len(compiled) > 900  # 16 sample records, real logs, 900 simulated hands
+    assert {line.split()[0] for line in pure[1:]} >= {"guobiao", "fuzhou", "sichuan", "computed_fans"}
+    assert next(line for line in pure if line.startswith("findings ")) != "findings 0"
+    assert pure[1:] == compiled[1:]

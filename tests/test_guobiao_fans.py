@@ -275,3 +275,31 @@ def test_reading_does_not_depend_on_tile_order_or_notation(seed):
         for group in f.tiles:
             if r.sets:
                 assert not Counter(group) - everything
+
+
+def test_without_tiles_the_same_fans_and_totals() -> None:
+    """``with_tiles=False`` (the replay's rescoring) gives every fan, count, points and total of
+    the full result, only without the tiles each fan and set is shown with; errors are the same."""
+    from mjstats.rulesets.guobiao import calculate_fans
+
+    cases = HandGenerator(23).cases(1500)
+    scored = shown = 0
+    for case in cases:
+        hand, melds, win = case.our_args()
+        outcomes = []
+        for with_tiles in (True, False):
+            try:
+                outcomes.append(calculate_fans(hand, melds, win, **case.kwargs(), with_tiles=with_tiles))
+            except RuleError as exc:
+                outcomes.append((type(exc).__name__, str(exc)))
+        full, bare = outcomes
+        if isinstance(full, tuple):
+            assert bare == full, case
+            continue
+        scored += 1
+        assert (bare.total, bare.form, bare.profile, bare.fan_total) == (
+            full.total, full.form, full.profile, full.fan_total), case
+        assert [f._replace(tiles=()) for f in full.fans] == list(bare.fans), case
+        assert bare.sets == () and all(f.tiles == () for f in bare.fans)
+        shown += bool(full.sets) and all(f.tiles for f in full.fans)
+    assert scored > 500 and shown > 500

@@ -360,7 +360,8 @@ class HandReplay:
         if len(ev.tiles) != want:
             self.report("deal.size", f"seat {seat} is dealt {len(ev.tiles)} tiles", want, len(ev.tiles))
         seen, kinds, player = state.seen, self.profile.num_kinds, state.seats[seat]
-        for tile in ev.tiles:
+        for dealt in ev.tiles:
+            tile: int = dealt  # a plain int: native list indexing in the compiled build
             if tile < kinds and seen[tile] < 4:  # enter_play, nothing to report
                 seen[tile] += 1
                 player.concealed[tile] += 1
@@ -402,7 +403,7 @@ class HandReplay:
             )
         player = state.seats[seat]
         player.draws += 1
-        tile = ev.tile
+        tile: int = ev.tile  # a plain int: native list indexing in the compiled build
         if tile < self.profile.num_kinds and state.seen[tile] < 4:  # enter_play, nothing to report
             state.seen[tile] += 1
             player.concealed[tile] += 1
@@ -443,19 +444,20 @@ class HandReplay:
         if seat is None or tile is None:
             self.stop("a discard without a seat or tile")
         player = state.seats[seat]
+        code: int = tile  # a plain int: native list indexing in the compiled build
         # the checks' fast paths inline (this runs for nearly half of all events); same findings
         if state.phase is not Phase.DISCARD or state.actor != seat:
             self.check_own_turn(seat, "discards")
         if player.held + 3 * len(player.melds) != self.full:
             self.check_size(seat, self.full, "discards")
         held = player.concealed
-        if held[tile]:
-            held[tile] -= 1
+        if held[code]:
+            held[code] -= 1
             player.held -= 1
         else:
-            self.take(seat, tile, 1, "tile.not_held", "discards")
+            self.take(seat, code, 1, "tile.not_held", "discards")
         player.river.append((tile, False))
-        state.visible[tile] += 1
+        state.visible[code] += 1
         state.phase = Phase.CLAIM
         state.actor = seat
         state.last_tile = tile

@@ -11,7 +11,6 @@ Hive partition keys (folders), not columns in the files.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,18 +22,10 @@ from mjstats.records import (
     EVENT_FIELDS,
     Event,
     EventKind,
-    FanEntry,
     Hand,
-    Outcome,
-    Payment,
-    PaymentReason,
-    Provenance,
     Reject,
-    Result,
-    Win,
-    WinKind,
 )
-from mjstats.tiles import ALL_KINDS
+from mjstats.store.rebuild import EVENT_KINDS, WIN_KINDS, events_from_columns, hands_from_columns
 
 __all__ = [
     "HAND_TABLES",
@@ -287,16 +278,6 @@ def rejects_table(rejects: list[Reject]) -> pa.Table:
     )
 
 
-_KINDS = {k.value: k for k in EventKind}
-_WINS = {k.value: k for k in WinKind}
-_OUTCOMES = {k.value: k for k in Outcome}
-_REASONS = {k.value: k for k in PaymentReason}
-
-
-def _tile_or_none(code: int | None) -> Any:
-    return None if code is None else ALL_KINDS[code]
-
-
 def _ints_or_none(column: pa.ChunkedArray | pa.Array) -> list[int | None]:
     """An integer column as Python ints and None, through numpy (several times faster than
     ``to_pylist``, which builds a scalar per value)."""
@@ -330,23 +311,20 @@ def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any]) -> list[Any]:
 
 
 def _events_of(t: pa.Table) -> list[Event]:
-    """Every row of an events slice as an Event, decoded column by column through numpy and
-    dictionary encoding (the audit's hot path: about 1.4x faster than ``to_pydict`` rows)."""
-    tiles = ALL_KINDS
-
-    def tile_or_none(values: list[int | None]) -> list[Any]:
-        return [None if v is None else tiles[v] for v in values]
-
-    dealt = [tuple(tiles[x] for x in ts) if ts else () for ts in t.column("tiles").to_pylist()]
-    columns = zip(
-        _ints_or_none(t.column("seq")), _decoded(t.column("kind"), _KINDS),
-        _ints_or_none(t.column("seat")), tile_or_none(_ints_or_none(t.column("tile"))), dealt,
-        _ints_or_none(t.column("from_seat")), tile_or_none(_ints_or_none(t.column("claimed"))),
-        t.column("tail").to_pylist(), t.column("claim").to_pylist(), _decoded(t.column("win"), _WINS),
+    """Every row of an events slice as an Event: the columns decoded whole through numpy and
+    dictionary encoding, the rows built by ``store.rebuild`` (compiled in the compiled build;
+    the audit's hot path)."""
+    dealt = t.column("tiles")
+    lengths = pc.fill_null(pc.list_value_length(dealt), 0).to_numpy()
+    offsets = np.concatenate(([0], np.cumsum(lengths))).tolist()
+    return events_from_columns(
+        _ints_or_none(t.column("seq")), _decoded(t.column("kind"), EVENT_KINDS),
+        _ints_or_none(t.column("seat")), _ints_or_none(t.column("tile")),
+        _ints_or_none(pc.list_flatten(dealt)), offsets,
+        _ints_or_none(t.column("from_seat")), _ints_or_none(t.column("claimed")),
+        t.column("tail").to_pylist(), t.column("claim").to_pylist(), _decoded(t.column("win"), WIN_KINDS),
         _ints_or_none(t.column("line")),
-        strict=True,
     )  # fmt: skip
-    return list(map(functools.partial(tuple.__new__, Event), columns))
 
 
 def hands_from_tables(
@@ -358,7 +336,6 @@ def hands_from_tables(
     payments: pa.Table,
 ) -> Iterator[Hand]:
     """Rebuild Hand records from aligned slices of the tables (same hands, same order)."""
-    tiles = ALL_KINDS
     h = hands.to_pydict()
     w = wins.to_pydict()
     f = fans.to_pydict()
@@ -370,79 +347,8 @@ def hands_from_tables(
     f.setdefault("win_no", [0] * len(f["match_id"]))
     p.setdefault("reason", [None] * len(p["match_id"]))
     p.setdefault("win_no", [None] * len(p["match_id"]))
-    all_events = _events_of(events)
-    # fans, wins and payments are grouped per hand in order; index them by (match_id, hand_no)
-    fan_rows: dict[tuple[str, int, int | None], list[FanEntry]] = {}
-    for mid, no, win_no, name, count, points in zip(
-        f["match_id"], f["hand_no"], f["win_no"], f["name"], f["count"], f["points"], strict=True
-    ):
-        fan_rows.setdefault((mid, no, win_no), []).append(FanEntry(name, count, points))
-    win_rows: dict[tuple[str, int], list[Win]] = {}
-    for i, (mid, no, win_no) in enumerate(zip(w["match_id"], w["hand_no"], w["win_no"], strict=True)):
-        win_rows.setdefault((mid, no), []).append(
-            Win(
-                w["winner"][i],
-                w["loser"][i],
-                _tile_or_none(w["win_tile"][i]),
-                w["self_drawn"][i],
-                w["fan_total"][i],
-                tuple(fan_rows.get((mid, no, win_no), ())),
-                w["pattern"][i],
-            )
-        )
-    pay_rows: dict[tuple[str, int], list[int]] = {}
-    for i, key in enumerate(zip(p["match_id"], p["hand_no"], strict=True)):
-        pay_rows.setdefault(key, []).append(i)
-    n_hands = len(h["match_id"])
     # datasets written before the origin columns existed have none
-    origins = h.get("origin") or [None] * n_hands
-    origin_lines = h.get("origin_line") or [None] * n_hands
-    ei = 0
-    for i in range(n_hands):
-        mid, no = h["match_id"][i], h["hand_no"][i]
-        n = h["n_events"][i]
-        evs = tuple(all_events[ei : ei + n])
-        ei += n
-        scores: tuple[int, ...] | None = None
-        ledger: list[Payment] = []
-        rows = pay_rows.get((mid, no), ())
-        if h["has_scores"][i] and all(p["reason"][j] is None for j in rows):
-            net = [0, 0, 0, 0]
-            for j in rows:
-                net[p["seat"][j]] = p["score"][j]
-            scores = tuple(net)
-        else:
-            ledger = [
-                Payment(p["seat"][j], p["score"][j], _REASONS[p["reason"][j]], p["win_no"][j])
-                for j in rows
-            ]
-        result = Result(
-            _OUTCOMES[h["outcome"][i]],
-            scores=scores,
-            wins=tuple(win_rows.get((mid, no), ())),
-            payments=tuple(ledger),
-        )
-        wall = h["wall"][i]
-        dice = h["dice"][i]
-        line = h["line"][i]
-        source = h["source"][i]
-        yield Hand(
-            match_id=mid,
-            hand_no=no,
-            ruleset=ruleset,
-            profile=h["profile"][i],
-            dealer=h["dealer"][i],
-            prevalent_wind=h["prevalent_wind"][i],
-            events=evs,
-            result=result,
-            players=tuple(h["players"][i]),
-            styles=tuple(h["styles"][i]),
-            streak=h["streak"][i],
-            gold=_tile_or_none(h["gold"][i]),
-            wall=None if wall is None else tuple(tiles[t] for t in wall),
-            dice=None if dice is None else tuple(dice),
-            started_at=h["started_at"][i],
-            meta=tuple((k, v) for k, v in h["meta"][i]),
-            provenance=Provenance(source, line) if source is not None else None,
-            origin=Provenance(origins[i], origin_lines[i]) if origins[i] is not None else None,
-        )
+    n_hands = len(h["match_id"])
+    h["origin"] = h.get("origin") or [None] * n_hands
+    h["origin_line"] = h.get("origin_line") or [None] * n_hands
+    return iter(hands_from_columns(ruleset, h, _events_of(events), w, f, p))

@@ -883,13 +883,16 @@ def calculate_fans(
     heavenly: bool = False,
     earthly: bool = False,
     human: bool = False,
+    with_tiles: bool = True,
 ) -> FanResult:
     """Score a Guobiao win: the best reading's fans (flowers included in ``total``).
 
     ``hand`` is the concealed tiles without ``win_tile``; ``melds`` are ``(kind, tile, offer)``
     as Botzone/PyMahjongGB write them. The 8-fan minimum is not applied (see meets_minimum).
     ``heavenly`` / ``earthly`` / ``human`` claim 天和 / 地和 / 人和 and count only in a profile
-    that has them. Raises NotWinningHand, or InvalidHand for impossible input.
+    that has them. ``with_tiles=False`` leaves each fan's tiles and the result's sets empty: the
+    same fans and totals without the tiles a display needs (the replay compares only names,
+    counts and points). Raises NotWinningHand, or InvalidHand for impossible input.
     """
     prof = get_profile(profile)
     if isinstance(hand, str):
@@ -961,14 +964,17 @@ def calculate_fans(
             f" + {ALL_KINDS[win].botzone} with {len(packs)} meld(s)"
         )
     return _build_result(h, best, best_packs, form, straight, flowers, prof,
-                         {"heavenly": heavenly, "earthly": earthly, "human": human})
+                         {"heavenly": heavenly, "earthly": earthly, "human": human}, with_tiles)
 
 
 def _build_result(h: _Hand, fans: Found, packs: list[_Pack], form: str,
                   straight: tuple[int, ...], flowers: int, prof: Profile,
-                  flags: dict[str, bool]) -> FanResult:
-    hand_tiles = tuple(chain.from_iterable([_REPEAT[t][n] for t, n in enumerate(h.all_counts) if n]))
-    pack_tiles = [_PACK_TILES[p.kind][p.tile] for p in packs]
+                  flags: dict[str, bool], with_tiles: bool = True) -> FanResult:
+    hand_tiles: tuple[Tile, ...] = ()
+    pack_tiles: list[tuple[Tile, ...]] = []
+    if with_tiles:
+        hand_tiles = tuple(chain.from_iterable([_REPEAT[t][n] for t, n in enumerate(h.all_counts) if n]))
+        pack_tiles = [_PACK_TILES[p.kind][p.tile] for p in packs]
     win_tiles = (ALL_KINDS[h.win],)
 
     def source_tiles(occ: tuple[int, ...]) -> tuple[Tile, ...]:
@@ -984,7 +990,8 @@ def _build_result(h: _Hand, fans: Found, packs: list[_Pack], form: str,
     excluded: set[str] = set()
     for extra in prof.extras:
         if flags.get(extra.flag):
-            items.append(FanItem(extra.name, extra.name_en, extra.points, 1, (hand_tiles,), 0))
+            shown = (hand_tiles,) if with_tiles else ()
+            items.append(FanItem(extra.name, extra.name_en, extra.points, 1, shown, 0))
             total += extra.points
             excluded.update(extra.excludes)
     if flowers:
@@ -995,10 +1002,17 @@ def _build_result(h: _Hand, fans: Found, packs: list[_Pack], form: str,
         if fan.name in excluded:
             continue
         occ = fans[order]
-        tiles = ((),) * flowers if order == _FLOWER else tuple([source_tiles(o) for o in occ])
+        if not with_tiles:
+            tiles: tuple[tuple[Tile, ...], ...] = ()
+        elif order == _FLOWER:
+            tiles = ((),) * flowers
+        else:
+            tiles = tuple([source_tiles(o) for o in occ])
         items.append(FanItem(fan.name, fan.name_en, fan.points, len(occ), tiles, order))
         total += fan.points * len(occ)
     sets: list[tuple[str, tuple[Tile, ...], bool]] = []
+    if not with_tiles:
+        return FanResult(total, tuple(items), form, (), prof.name)
     if straight:
         sets.append(("knitted", tuple(ALL_KINDS[t] for t in straight), False))
     if form in ("regular", "knitted_straight"):

@@ -19,6 +19,7 @@ __all__ = ["PENALTY", "PENALTY_BONUS", "BotzoneReplay", "SeatWallTiles"]
 PENALTY = 30  # botzone-format.md: a wrong action costs the offender 30 ...
 PENALTY_BONUS = 10  # ... and pays each other player 10
 WALL_PER_SEAT = 34
+_PENALTY = EventKind.PENALTY  # looked up once: an enumeration's member costs a class look-up each time
 
 
 class SeatWallTiles:
@@ -53,9 +54,9 @@ class BotzoneReplay(HandReplay):
         if self.walls is not None:  # without a wall the neutral handlers do it all (the hot path)
             self.handlers[EventKind.DEAL] = self.on_deal_from_wall
             self.handlers[EventKind.DRAW] = self.on_draw_from_wall
-        self.handlers[EventKind.PENALTY] = self.on_penalty
+        self.handlers[_PENALTY] = self.on_penalty
         self.can_hu: dict[int, tuple[int, ...]] = {}
-        text = dict(hand.meta).get(CAN_HU_META)
+        text = dict(hand.meta).get(CAN_HU_META) if hand.meta else None
         if text:
             try:
                 self.can_hu = parse_can_hu(text)

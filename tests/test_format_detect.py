@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import os
 import shutil
 from pathlib import Path
 
@@ -131,3 +132,15 @@ def test_pmn_after_leading_comments_is_pmn() -> None:
     assert sniff(b'{ a comment: "quoted", [bracketed] }\n' + board) == "pmn"
     assert sniff(b'{"events": [], "match_id": "x"}') == "canonical"  # JSON is still JSON
     assert sniff(b"{ a comment without a board }") is None
+
+
+def test_a_pipe_is_named_as_not_a_regular_file(tmp_path, capsys) -> None:
+    # ingest hashes a source and then reads it: a pipe would be read once and then block
+    fifo = tmp_path / "records.fifo"
+    os.mkfifo(fifo)
+    for fmt in ("auto", "botzone"):
+        code = main(["ingest", "--format", fmt, str(fifo), "--out", str(tmp_path / "ds")])
+        err = capsys.readouterr().err
+        assert code == 2, err
+        assert "not a regular file" in err and "no such file" not in err
+    assert not (tmp_path / "ds").exists()

@@ -117,6 +117,8 @@ def list_inputs(paths: Iterable[str | os.PathLike[str]]) -> list[InputFile]:
         elif path.is_dir():
             found = (p for p in path.rglob("*") if p.is_file() and not _hidden(p, path))
             out.extend(InputFile(p, False) for p in sorted(found))
+        elif path.exists():  # a pipe or device: ingest hashes a source, then reads it again
+            raise MjstatsError(f"{path}: not a regular file (a pipe or device); save it to a file first")
         else:
             raise MjstatsError(f"{path}: no such file")
     return out

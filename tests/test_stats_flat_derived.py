@@ -257,3 +257,25 @@ def _hand_out(stream: RowsByPart, hands: list[str], keys: list[str], part_sizes:
     else:
         assert not stream.in_order() or handed == keys
     assert stream.in_order() == (len(handed) == len(keys))
+
+
+def test_the_audit_and_decisions_scans_report_their_hands(derived, capsys):
+    """compute_all(progress=...) reports the counters' scans ("audit", "decisions"), up to the
+    dataset's hands; the CLI has a progress line for each (no unknown phase)."""
+    from mjstats.cli import main
+    from mjstats.store import open_dataset
+
+    hands = open_dataset(derived["parts"]).arrow("hands", columns=["hand_no"]).num_rows
+    for metrics in (["fan_mismatch_rate", "efficiency_rate"], None):
+        clear_cache()
+        seen: dict[str, list[int]] = {}
+
+        def progress(phase: str, n: int, seen: dict[str, list[int]] = seen) -> None:
+            seen.setdefault(phase, []).append(n)
+
+        compute_all(derived["parts"], metrics=metrics, progress=progress)
+        for phase in ("audit", "decisions"):
+            assert seen[phase] == sorted(seen[phase]) and seen[phase][-1] == hands, (phase, seen)
+    clear_cache()
+    assert main(["stats", str(derived["parts"]), "-m", "fan_mismatch_rate,efficiency_rate"]) == 0
+    assert "fan_mismatch_rate" in capsys.readouterr().out

@@ -49,10 +49,9 @@ def run(args: argparse.Namespace) -> int:
     if args.metric:
         metrics = [m.strip() for item in args.metric for m in item.split(",") if m.strip()]
     from mjstats.progress import ProgressLine
-    from mjstats.stats.api import ruleset_stats
+    from mjstats.stats.api import PROGRESS_PHASES, ruleset_stats
 
-    labels = {"hands": ("stats: scanning", "hands"),
-              **{p.PROGRESS[0]: p.PROGRESS[1:] for p in ruleset_stats().values()}}  # fmt: skip
+    labels = {**PROGRESS_PHASES, **{p.PROGRESS[0]: p.PROGRESS[1:] for p in ruleset_stats().values()}}
     lines: dict[str, ProgressLine] = {}
 
     def progress(phase: str, count: int) -> None:

@@ -13,12 +13,15 @@ import pandas as pd
 
 from mjstats.rulesets import recorded
 from mjstats.stats import decisions, fans, outcomes, streaks
+from mjstats.stats.audit_counts import AUDIT_METRICS, audit_counts
+from mjstats.stats.decision_counts import decision_counts
 from mjstats.stats.group_counts import group_counts
 from mjstats.stats.grouping import StatsError, normalize_by
 from mjstats.stats.registry import METRICS, Metric, get_metric
 from mjstats.stats.tables import DatasetLike, as_dataset, base_tables
 
 __all__ = [  # and COMPUTE, built on first use (module __getattr__)
+    "PROGRESS_PHASES",
     "STATISTICS",
     "compute",
     "compute_all",
@@ -49,6 +52,13 @@ def __getattr__(name: str) -> Any:
     if name == "COMPUTE":  # the table, as a module constant (built on first use)
         return compute_table()
     raise AttributeError(f"module 'mjstats.stats.api' has no attribute {name!r}")
+
+# the core's scans that report progress: phase -> (a progress line's label, its unit)
+PROGRESS_PHASES = {
+    "hands": ("stats: scanning", "hands"),
+    "audit": ("stats: reading the audit", "hands"),
+    "decisions": ("stats: reading the decisions", "hands"),
+}
 
 # the families computed from the summed counters (group_counts), not from per-hand tables
 COUNTED = ("outcomes", "fans", "streaks")
@@ -88,7 +98,9 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
     Metrics that cannot be grouped by ``by`` (hand-level ones by a seat key, say) are skipped
     with a warning; a ruleset's own metrics are skipped on a dataset without its hands.
     ``progress(phase, count)`` reports the long scans as they go: ``"hands"`` (hands scanned
-    into the base tables) and each ruleset scan's phase (its stats part's PROGRESS).
+    into the counters or the base tables), ``"audit"`` and ``"decisions"`` (hands whose audit
+    or decisions rows are counted; PROGRESS_PHASES) and each ruleset scan's phase (its stats
+    part's PROGRESS).
     ``jobs``: worker processes for the rulesets' scans (the results do not depend on it).
     """
     normalize_by(by)  # an unknown key is an error, not a note per metric
@@ -105,6 +117,13 @@ def compute_all(ds: DatasetLike, by: Iterable[str] | str | None = None,
         group_counts(dataset, None if progress is None else (lambda n: progress("hands", n)), tenpai)
     if progress is not None and any(_reads_base(m) for m in todo if rulesets & set(m.rulesets)):
         base_tables(dataset, lambda n: progress("hands", n))  # built now, so that the scan reports
+    if progress is not None:  # the audit's and the decisions' counters now, so that they report
+        wanted = {m.id for m in todo if rulesets & set(m.rulesets)}
+        if wanted & set(AUDIT_METRICS):
+            audit_counts(dataset, lambda n: progress("audit", n))
+        judged = any(m.family == "decisions" and rulesets & set(m.rulesets) for m in todo)
+        if judged and dataset.has_table(decisions.TABLE):
+            decision_counts(dataset, lambda n: progress("decisions", n))
     if progress is not None or jobs > 1:
         for name, part in ruleset_stats().items():
             if name in rulesets and set(metrics or METRICS) & set(part.READS):

@@ -19,19 +19,21 @@ Frames (keys: the group keys of the winner's seat row, plus the named ones):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from mjstats.stats.grouping import GROUP_KEYS
-from mjstats.stats.part_rows import KEY, RowsByPart, derived_files
+from mjstats.stats.part_rows import KEY, RowsByPart, derived_files, reported_parts
 from mjstats.stats.part_sums import Columns, Layout, summed_parts, table_sums
 from mjstats.stats.parts import DatasetLike, as_dataset, int_column
 from mjstats.stats.tables import cached_per_version, key_strings, scan_one_part, scan_parts_in_order
 from mjstats.store import Dataset
 
-__all__ = ["AUDITED_WINS", "audit_counts"]
+__all__ = ["AUDITED_WINS", "AUDIT_METRICS", "audit_counts"]
 
 AUDITED_WINS = "computed_wins"
 _I = np.int64
@@ -40,17 +42,20 @@ LAYOUT: Layout = {
     "disagreement": (("fan",), {"fan": object, "one": _I, "differ": _I, "recorded_only": _I,
                                 "computed_only": _I}),
 }  # fmt: skip
+AUDIT_METRICS = ("fan_mismatch_rate", "fan_disagreement")  # the metrics read from these counters
 _UNKNOWN_WINNER = -2  # a fans file written before several wins per hand: the hand's first win's
 
 
-def audit_counts(ds: DatasetLike) -> dict[str, pd.DataFrame] | None:
+def audit_counts(
+    ds: DatasetLike, progress: Callable[[int], None] | None = None
+) -> dict[str, pd.DataFrame] | None:
     """The audit metrics' counters of a dataset's live version (built once per version, then
     cached); None when the audit has not run or its rows do not line up with the dataset's
-    parts (the metrics are then computed per hand)."""
+    parts (the metrics are then computed per hand). ``progress(hands)`` reports the scan."""
     dataset = as_dataset(ds)
     if not dataset.has_table(AUDITED_WINS):
         return None
-    return cached_per_version("audit_counts", dataset, lambda: _build(dataset))
+    return cached_per_version("audit_counts", dataset, lambda: _build(dataset, progress))
 
 
 def _read_wins(batch: pa.RecordBatch, _names: list[str]) -> pa.Table:
@@ -70,11 +75,11 @@ def _read_fans(batch: pa.RecordBatch, names: list[str]) -> pa.Table:
                      "count": pc.cast(batch["count"], pa.int64())})
 
 
-def _build(ds: Dataset) -> dict[str, pd.DataFrame] | None:
+def _build(ds: Dataset, progress: Callable[[int], None] | None) -> dict[str, pd.DataFrame] | None:
     wins = RowsByPart(derived_files(ds, AUDITED_WINS), _read_wins)
     fans = RowsByPart(derived_files(ds, "computed_fans"), _read_fans)
     partials = (_part_counts(scanned, wins.take(scanned[4]), fans.take(scanned[4]))
-                for scanned in scan_parts_in_order(ds, _scan))
+                for scanned in reported_parts(scan_parts_in_order(ds, _scan), progress))
     counts = summed_parts(partials, LAYOUT)
     if not (wins.in_order() and fans.in_order()):
         return None

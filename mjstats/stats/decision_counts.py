@@ -16,13 +16,15 @@ metric, the rows it counts (:data:`HITS`); for useful_lost, ``lost_n``, ``lost_s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from mjstats.stats.grouping import GROUP_KEYS
-from mjstats.stats.part_rows import KEY, RowsByPart, derived_files
+from mjstats.stats.part_rows import KEY, RowsByPart, derived_files, reported_parts
 from mjstats.stats.part_sums import Columns, Layout, summed_parts, table_sums
 from mjstats.stats.parts import DatasetLike, as_dataset, int_column
 from mjstats.stats.tables import cached_per_version, key_strings, scan_one_part, scan_parts_in_order
@@ -48,12 +50,12 @@ _COUNTERS = {**{f"{s}_{c}": _I for s in SELECTIONS for c in ("rows", "hands")}, 
 LAYOUT: Layout = {"decisions": ((), _COUNTERS)}
 
 
-def decision_counts(ds: DatasetLike) -> pd.DataFrame | None:
+def decision_counts(ds: DatasetLike, progress: Callable[[int], None] | None = None) -> pd.DataFrame | None:
     """The decisions counters of a dataset's live version (built once per version, then cached;
     the dataset has a decisions table); None when its rows do not line up with the dataset's
-    parts (the metrics are then computed per hand)."""
+    parts (the metrics are then computed per hand). ``progress(hands)`` reports the scan."""
     dataset = as_dataset(ds)
-    return cached_per_version("decision_counts", dataset, lambda: _build(dataset))
+    return cached_per_version("decision_counts", dataset, lambda: _build(dataset, progress))
 
 
 def _read(batch: pa.RecordBatch, _names: list[str]) -> pa.Table:
@@ -67,9 +69,10 @@ def _read(batch: pa.RecordBatch, _names: list[str]) -> pa.Table:
     })  # fmt: skip
 
 
-def _build(ds: Dataset) -> pd.DataFrame | None:
+def _build(ds: Dataset, progress: Callable[[int], None] | None) -> pd.DataFrame | None:
     rows = RowsByPart(derived_files(ds, TABLE), _read)
-    partials = (_part_counts(scanned, rows.take(scanned[2])) for scanned in scan_parts_in_order(ds, _scan))
+    scans = reported_parts(scan_parts_in_order(ds, _scan), progress)
+    partials = (_part_counts(scanned, rows.take(scanned[2])) for scanned in scans)
     counts = summed_parts(partials, LAYOUT)
     return counts["decisions"] if rows.in_order() else None
 

@@ -18,7 +18,8 @@ unique in a dataset).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -29,11 +30,25 @@ import pyarrow.parquet as pq
 from mjstats.stats.tables import key_strings
 from mjstats.store import Dataset
 
-__all__ = ["RowsByPart", "derived_files"]
+__all__ = ["RowsByPart", "derived_files", "reported_parts"]
 
 _FIRST_LOOK = 1024  # rows first compared with a part's hands (doubled while they all match)
 BATCH_ROWS = 65_536  # rows decoded from a file at a time (a file holds ~50,000 hands' rows)
 KEY = "hand_key"  # the column of match_id and hand_no joined (tables.key_strings)
+
+
+Scanned = TypeVar("Scanned", bound=tuple[Any, ...])
+
+
+def reported_parts(scans: Iterable[Scanned], progress: Callable[[int], None] | None) -> Iterator[Scanned]:
+    """The parts' scans as they come, telling ``progress`` the hands scanned so far (a scan's
+    first item is its part's number of hands): the audit's and decisions' counters report so."""
+    done = 0
+    for scanned in scans:
+        yield scanned
+        if progress is not None:
+            done += scanned[0]
+            progress(done)
 
 
 def derived_files(ds: Dataset, table: str) -> list[pads.Fragment]:

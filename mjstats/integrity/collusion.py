@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
@@ -177,21 +177,23 @@ def _pair_counts(
         took_from[(actor, source)] += 1
 
     # A candidate's rate leaves out what it took from this source, so a pair cannot raise its
-    # own expectation through its rate.
+    # own expectation through its rate. Each event's candidates' rates are taken once here: the
+    # place-factor fits below go over the events PLACE_ROUNDS times per tested source.
     def rate(s: object, source: object) -> float:
         return (took[s] - took_from[(s, source)] + 0.5) / max(exposure.get(s, 0), 1)
 
+    rates = [tuple(rate(s, source) for s, _ in others) for source, others, _, _, _ in events]
     subjects = _subjects(events)
     if len(subjects) <= PER_SOURCE_LIMIT:
-        places = {source: _place_factors(events, rate, source) for source in subjects}
+        places = {source: _place_factors(events, rates, source) for source in subjects}
     else:
-        shared = _place_factors(events, rate, None)
+        shared = _place_factors(events, rates, None)
         places = dict.fromkeys(subjects, shared)
 
     stats: dict[_Pair, _PairCount] = {}
-    for source, others, actor, hand_id, _ in events:
+    for (source, others, actor, hand_id, _), event_rates in zip(events, rates, strict=True):
         factor = places[source]
-        weights = [(s, rate(s, source) * factor[d]) for s, d in others]
+        weights = [(s, r * factor[d]) for (s, d), r in zip(others, event_rates, strict=True)]
         total = sum(w for _, w in weights)
         for s, w in weights:
             acc = stats.get((source, s))
@@ -210,34 +212,46 @@ def _pair_counts(
 
 
 def _place_factors(
-    events: list[_Event], rate: Callable[[object, object], float], tested: object
+    events: list[_Event], rates: list[tuple[float, ...]], tested: object
 ) -> dict[int, float]:
     """A factor per place after the source (1 = next seat, 2 = opposite, 3 = the seat before),
     fitted so that each place takes as many events as observed: turn order and claim priority
-    favour some places on every table.
+    favour some places on every table. ``rates`` holds each event's candidates' rates.
 
     For the ``tested`` source the factors are fitted without it: on the events it neither gave
     nor took, each among the candidates other than it (the same model, given that it did not
     take). With seats fixed a place is a handful of pairs, and a colluding pair would otherwise
     raise its own place's factor. With many subjects (players reseated), one fit serves all."""
-    factor = {1: 1.0, 2: 1.0, 3: 1.0}
     observed = {1: 0.5, 2: 0.5, 3: 0.5}
-    kept = []
-    for source, others, actor, _, _ in events:
+    kept: list[tuple[tuple[int, float], ...]] = []  # per event kept: (place, rate) per candidate
+    for (source, others, actor, _, _), event_rates in zip(events, rates, strict=True):
         if tested is not None and tested in (source, actor):
             continue
-        candidates = tuple((s, d) for s, d in others if s != tested)
-        kept.append((source, candidates))
-        observed[next(d for s, d in candidates if s == actor)] += 1
+        candidates = tuple(
+            (d, r) for (s, d), r in zip(others, event_rates, strict=True) if s != tested
+        )
+        kept.append(candidates)
+        observed[next(d for s, d in others if s != tested and s == actor)] += 1
+    # the sums below are the plain loop's, term by term in the same order (the three-candidate
+    # case spelt out): the factors, and so every expectation, are the same to the last bit
+    factor = [1.0, 1.0, 1.0, 1.0]  # indexed by place; [0] unused
     for _ in range(PLACE_ROUNDS):
-        expected = {1: 0.5, 2: 0.5, 3: 0.5}
-        for source, candidates in kept:
-            weights = [(d, rate(s, source) * factor[d]) for s, d in candidates]
-            total = sum(w for _, w in weights)
-            for d, w in weights:
-                expected[d] += w / total
-        factor = {d: factor[d] * observed[d] / expected[d] for d in factor}
-    return factor
+        expected = [0.0, 0.5, 0.5, 0.5]
+        for candidates in kept:
+            if len(candidates) == 3:
+                (d1, r1), (d2, r2), (d3, r3) = candidates
+                w1, w2, w3 = r1 * factor[d1], r2 * factor[d2], r3 * factor[d3]
+                total = w1 + w2 + w3
+                expected[d1] += w1 / total
+                expected[d2] += w2 / total
+                expected[d3] += w3 / total
+            else:
+                weights = [(d, r * factor[d]) for d, r in candidates]
+                total = sum(w for _, w in weights)
+                for d, w in weights:
+                    expected[d] += w / total
+        factor = [1.0, *(factor[d] * observed[d] / expected[d] for d in (1, 2, 3))]
+    return {1: factor[1], 2: factor[2], 3: factor[3]}
 
 
 def _discard_wins(hand: Hand) -> list[tuple[int, int, int | None, frozenset[int]]]:

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.store.arrow_columns import (
-    StringTable,
     booleans,
     numbers,
     repeated_string,
@@ -72,25 +71,16 @@ def test_string_lists_equal_pa_array(rows: list[list[str]]) -> None:
     _same(string_lists(rows), pa.array(rows, pa.list_(pa.string())))
 
 
-@settings(deadline=None)  # the first pa.array call imports pandas
-@given(st.lists(st.one_of(st.none(), _text), min_size=1, max_size=12), st.data())
-def test_string_table_take_equals_pa_array(table: list[str | None], data: st.DataObject) -> None:
-    picks = data.draw(st.lists(st.integers(0, len(table) - 1), max_size=50))
-    got = StringTable(table).take(np.array(picks, np.intp))
-    _same(got, pa.array([table[i] for i in picks], pa.string()))
-
-
 def test_ingest_builders_do_not_import_pandas() -> None:
-    """What the builders call never imports pandas (a fresh interpreter)."""
+    """What the builders call imports neither pandas nor pyarrow.compute (a fresh interpreter)."""
     import subprocess
     import sys
 
     code = (
         "import sys, numpy as np\n"
-        "from mjstats.store.arrow_columns import StringTable, numbers, strings, string_lists, booleans\n"
+        "from mjstats.store.arrow_columns import numbers, strings, string_lists, booleans\n"
         "numbers(np.arange(3), __import__('pyarrow').int8(), np.array([1, 0, 1], bool))\n"
         "strings(['a', None]); string_lists([['x'], []]); booleans(np.ones(2, bool))\n"
-        "StringTable(['a', None]).take(np.array([0, 1]))\n"
         "print('pandas' in sys.modules, 'pyarrow.compute' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -14,7 +14,6 @@ import numpy as np
 import pyarrow as pa
 
 __all__ = [
-    "StringTable",
     "booleans",
     "numbers",
     "repeated_string",
@@ -64,13 +63,18 @@ def strings(values: Sequence[str | None]) -> pa.Array:
     if None in values:
         valid = np.fromiter((v is not None for v in values), np.bool_, n)
         values = [v or "" for v in values]
-    encoded = [v.encode("utf-8") for v in values]  # type: ignore[union-attr]  # None replaced above
+    joined = "".join(values)  # type: ignore[arg-type]  # None replaced above
+    if joined.isascii():  # a character a byte: the lengths are the strings' own
+        data, pieces = joined.encode("ascii"), values
+    else:
+        pieces = [v.encode("utf-8") for v in values]  # type: ignore[union-attr]
+        data = b"".join(pieces)  # type: ignore[arg-type]
     offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, encoded), np.int64, n), out=offsets[1:])
+    np.cumsum(np.fromiter(map(len, pieces), np.int64, n), out=offsets[1:])
     if offsets[-1] > _MAX_OFFSET:
         raise ValueError(f"{offsets[-1]:,} bytes of strings are more than one Arrow string column holds")
     bitmap, nulls = _validity(valid)
-    buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(encoded))]
+    buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)]
     return pa.Array.from_buffers(pa.string(), n, buffers, null_count=nulls)
 
 
@@ -104,30 +108,3 @@ def repeated_strings(values: Sequence[str], counts: np.ndarray) -> pa.Array:
     data = b"".join(map(bytes.__mul__, encoded, counts.tolist()))
     buffers = [None, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)]
     return pa.Array.from_buffers(pa.string(), len(offsets) - 1, buffers, null_count=0)
-
-
-class StringTable:
-    """A few strings (or nulls), numbered; :meth:`take` makes the column of given numbers with
-    numpy gathers, as ``pa.array([table[i] for i in numbers])`` would."""
-
-    def __init__(self, values: Sequence[str | None]) -> None:
-        encoded = [v.encode("utf-8") if v is not None else b"" for v in values]
-        width = max(map(len, encoded), default=0) or 1
-        self.lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
-        self.valid = np.array([v is not None for v in values], np.bool_)
-        self.has_nulls = not self.valid.all()
-        # one row of bytes per string, padded; ``used`` marks each row's own bytes
-        self.chars = np.zeros((len(encoded), width), np.uint8)
-        for i, raw in enumerate(encoded):
-            self.chars[i, : len(raw)] = np.frombuffer(raw, np.uint8)
-        self.used = np.arange(width) < self.lengths[:, None]
-
-    def take(self, numbers: np.ndarray) -> pa.Array:
-        offsets = np.zeros(len(numbers) + 1, np.int64)
-        np.cumsum(self.lengths[numbers], out=offsets[1:])
-        if offsets[-1] > _MAX_OFFSET:
-            raise ValueError(f"{offsets[-1]:,} bytes of strings are more than one Arrow string column holds")
-        data = self.chars[numbers][self.used[numbers]]
-        bitmap, nulls = _validity(self.valid[numbers]) if self.has_nulls else (None, 0)
-        buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)]
-        return pa.Array.from_buffers(pa.string(), len(numbers), buffers, null_count=nulls)

@@ -35,12 +35,10 @@ from mjstats.formats.limits import Cut
 from mjstats.records import CLAIM_KINDS, EventKind, Outcome, Reject, WinKind
 from mjstats.rulesets import RECORDS_RULESET
 from mjstats.store.arrow_columns import (
-    StringTable,
     booleans,
     numbers,
     repeated_string,
     repeated_strings,
-    string_lists,
     strings,
 )
 from mjstats.store.batches import HandInfo, ParsedBatch, RawRecord, hand_info
@@ -145,15 +143,17 @@ _NP_FROM = np.array([k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k 
 _NP_CHI = np.array([k is EventKind.CHI for k in _T_KIND])
 _NP_IGNORED = np.array([k is EventKind.IGNORED for k in _T_KIND], np.int64)
 _NP_DEALT = np.array([13 if k is EventKind.DEAL else 0 for k in _T_KIND], np.int32)  # tiles
-_KIND_TEXT = StringTable([k.value for k in _T_KIND])
-_CLAIM_TEXT = StringTable([t[3] for t in _TEMPLATES])
-_WIN_TEXT = StringTable([t[4] for t in _TEMPLATES])
-_OUTCOME_TEXT = StringTable([Outcome.DRAW.value, Outcome.WIN.value])  # by won: 0 or 1
+# the events' strings by template number (``take``: C gathers; pyarrow.compute's import, ~0.1 s,
+# costs less than numpy gathers of variable-length strings from ~20,000 hands on)
+_PA_KIND = strings([k.value for k in _T_KIND])
+_PA_CLAIM = strings([t[3] for t in _TEMPLATES])
+_PA_WIN = strings([t[4] for t in _TEMPLATES])
 _PLAYERS, _DEAL_WORDS = ["Player"] * 4, ["Deal"] * 4
 _info = functools.partial(tuple.__new__, HandInfo)
 _DEAL_OF = {str(s): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat word
 _DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
 _ROB_KONG = WinKind.ROB_KONG.value
+_OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
 
 
 class _Lane:
@@ -278,8 +278,8 @@ class _Lane:
             "dealer": numbers(np.zeros(n), pa.int8()),
             "prevalent_wind": numbers(wind, pa.int8()),
             "streak": numbers(np.zeros(n), pa.int16()),
-            "outcome": _OUTCOME_TEXT.take(won_mask.astype(np.intp)),
-            "players": string_lists([_NO_NAMES] * n),
+            "outcome": strings([_OUTCOMES[w] for w in won]),
+            "players": _unnamed(n),
             "styles": _empty_lists(n, pa.string()),
             "meta": _empty_lists(n, pa.list_(pa.string())),
             "has_scores": booleans(np.ones(n, np.bool_)),
@@ -343,7 +343,7 @@ class _Lane:
     def _events_table(
         self, match_ids: tuple[str, ...], hand_lines: np.ndarray, starts: np.ndarray, counts: np.ndarray
     ) -> pa.Table:
-        codes = np.array(self.codes, np.intp)
+        codes = np.fromiter(self.codes, np.intp, len(self.codes))
         n = len(codes)
         owner = np.repeat(np.arange(len(starts)), counts)  # each event's hand
         where = np.arange(n)
@@ -368,22 +368,22 @@ class _Lane:
         claimed[chows] = tile[latest[chows]]
         offsets = np.zeros(n + 1, np.int32)
         np.cumsum(_NP_DEALT[codes], out=offsets[1:])
-        dealt = pa.ListArray.from_arrays(
-            numbers(offsets, pa.int32()), numbers(np.array(self.deal_tiles, np.int8), pa.int8())
-        )
+        dealt_tiles = np.fromiter(self.deal_tiles, np.int8, len(self.deal_tiles))
+        dealt = pa.ListArray.from_arrays(numbers(offsets, pa.int32()), numbers(dealt_tiles, pa.int8()))
+        taken = numbers(codes, pa.int64())
         columns = [
             repeated_strings(match_ids, counts),
             numbers(np.zeros(n), pa.int32()),
             numbers(seq, pa.int32()),
-            _KIND_TEXT.take(codes),
+            _PA_KIND.take(taken),
             _nullable(seat),
             _nullable(tile),
             dealt,
             _nullable(from_seat),
             _nullable(claimed),
             booleans(np.zeros(n, np.bool_)),
-            _CLAIM_TEXT.take(codes),
-            _WIN_TEXT.take(codes),
+            _PA_CLAIM.take(taken),
+            _PA_WIN.take(taken),
             numbers(lines, pa.int64()),
         ]
         return pa.Table.from_arrays(columns, schema=SCHEMAS["events"])
@@ -401,6 +401,11 @@ def _table(name: str, columns: dict[str, pa.Array], n: int) -> pa.Table:
 def _nullable(values: np.ndarray) -> pa.Array:
     """An int8 column with -1 as null (no tile or seat code is negative)."""
     return numbers(values, pa.int8(), values >= 0)
+
+
+def _unnamed(n: int) -> pa.Array:
+    """The players column of ``n`` hands naming nobody: four empty names each."""
+    return pa.ListArray.from_arrays(numbers(np.arange(n + 1) * 4, pa.int32()), repeated_string("", 4 * n))
 
 
 def _empty_lists(n: int, item: pa.DataType) -> pa.Array:

@@ -34,6 +34,13 @@ from mjstats.formats.botzone import (
 from mjstats.formats.limits import Cut
 from mjstats.records import CLAIM_KINDS, EventKind, Outcome, Reject, WinKind
 from mjstats.rulesets import RECORDS_RULESET
+from mjstats.store.arrow_columns import (
+    booleans,
+    numbers,
+    repeated_string,
+    repeated_strings,
+    strings,
+)
 from mjstats.store.batches import HandInfo, ParsedBatch, RawRecord, hand_info
 from mjstats.store.schema import SCHEMAS, UNDATED, HandColumns
 from mjstats.tiles import ALL_KINDS
@@ -136,14 +143,17 @@ _NP_FROM = np.array([k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k 
 _NP_CHI = np.array([k is EventKind.CHI for k in _T_KIND])
 _NP_IGNORED = np.array([k is EventKind.IGNORED for k in _T_KIND], np.int64)
 _NP_DEALT = np.array([13 if k is EventKind.DEAL else 0 for k in _T_KIND], np.int32)  # tiles
-_PA_KIND = pa.array([k.value for k in _T_KIND], pa.string())
-_PA_CLAIM = pa.array([t[3] for t in _TEMPLATES], pa.string())
-_PA_WIN = pa.array([t[4] for t in _TEMPLATES], pa.string())
+# the events' strings by template number (``take``: C gathers; pyarrow.compute's import, ~0.1 s,
+# costs less than numpy gathers of variable-length strings from ~20,000 hands on)
+_PA_KIND = strings([k.value for k in _T_KIND])
+_PA_CLAIM = strings([t[3] for t in _TEMPLATES])
+_PA_WIN = strings([t[4] for t in _TEMPLATES])
 _PLAYERS, _DEAL_WORDS = ["Player"] * 4, ["Deal"] * 4
 _info = functools.partial(tuple.__new__, HandInfo)
 _DEAL_OF = {str(s): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat word
 _DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
 _ROB_KONG = WinKind.ROB_KONG.value
+_OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
 
 
 class _Lane:
@@ -251,65 +261,89 @@ class _Lane:
                       len(codes), int(won), not won, None))  # fmt: skip
 
     def tables(self) -> dict[str, pa.Table]:
-        """The buffered hands as the ingest tables, as :class:`HandColumns` would build them."""
+        """The buffered hands as the ingest tables, as :class:`HandColumns` would build them
+        (built from buffers: no ``pa.array``, see ``arrow_columns``)."""
         n = len(self.hands)
         match_id, wind, won, n_events, line = zip(*self.hands, strict=True)
-        match_ids = pa.array(match_id, pa.string())
+        match_ids = strings(match_id)
         counts = np.array(n_events, np.int64)
         starts = np.zeros(n, np.int64)  # each hand's first event
         np.cumsum(counts[:-1], out=starts[1:])
-        nothing = pa.nulls(n)
+        won_mask = np.array(won, np.bool_)
+        lines = np.array(line, np.int64)
         hands = {
             "match_id": match_ids,
-            "hand_no": np.zeros(n, np.int32),
-            "profile": [BOTZONE_PROFILE] * n,
-            "dealer": np.zeros(n, np.int8),
-            "prevalent_wind": np.array(wind, np.int8),
-            "streak": np.zeros(n, np.int16),
-            "gold": nothing,
-            "outcome": [Outcome.WIN.value if w else Outcome.DRAW.value for w in won],
-            "players": [list(_NO_NAMES)] * n,
-            "styles": [[]] * n,
-            "started_at": nothing,
-            "wall": nothing,
-            "dice": nothing,
-            "meta": [[]] * n,
-            "has_scores": np.ones(n, np.bool_),
-            "n_events": counts.astype(np.int32),
-            "source": [self.source] * n,
-            "line": np.array(line, np.int64),
-            "origin": nothing,
-            "origin_line": nothing,
-        }
-        n_wins = len(self.wins)
-        wins = dict(zip(("match_id", "winner", "loser", "win_tile", "self_drawn", "win_kind", "fan_total"),
-                        zip(*self.wins, strict=True) if n_wins else ([],) * 7, strict=True))  # fmt: skip
-        wins.update(hand_no=[0] * n_wins, win_no=[0] * n_wins, pattern=[None] * n_wins)
-        fans: dict[str, Any] = dict(self.fans)
-        n_fans = len(fans["name"])
-        fans.update(hand_no=[0] * n_fans, win_no=[0] * n_fans, points=[None] * n_fans)
-        per_seat = np.repeat(np.arange(n), 4)
-        payments = {
-            "match_id": match_ids.take(pa.array(per_seat)),
-            "hand_no": np.zeros(4 * n, np.int32),
-            "seat": np.tile(np.arange(4, dtype=np.int8), n),
-            "score": pa.array(self.scores, pa.int64()),
-            "reason": pa.nulls(4 * n, pa.string()),  # net scores, not itemised
-            # the only win's number; none on a draw
-            "win_no": pa.array(np.zeros(4 * n, np.int16), mask=~np.array(won, np.bool_)[per_seat]),
+            "hand_no": numbers(np.zeros(n), pa.int32()),
+            "profile": repeated_string(BOTZONE_PROFILE, n),
+            "dealer": numbers(np.zeros(n), pa.int8()),
+            "prevalent_wind": numbers(wind, pa.int8()),
+            "streak": numbers(np.zeros(n), pa.int16()),
+            "outcome": strings([_OUTCOMES[w] for w in won]),
+            "players": _unnamed(n),
+            "styles": _empty_lists(n, pa.string()),
+            "meta": _empty_lists(n, pa.list_(pa.string())),
+            "has_scores": booleans(np.ones(n, np.bool_)),
+            "n_events": numbers(counts, pa.int32()),
+            "source": repeated_string(self.source, n),
+            "line": numbers(lines, pa.int64()),
         }
         return {
-            "hands": _table("hands", hands),
-            "events": self._events_table(match_ids, np.array(line, np.int64), starts, counts),
-            "wins": _table("wins", wins),
-            "fans": _table("fans", fans),
-            "payments": _table("payments", payments),
+            "hands": _table("hands", hands, n),
+            "events": self._events_table(match_id, lines, starts, counts),
+            "wins": self._wins_table(),
+            "fans": self._fans_table(),
+            "payments": self._payments_table(match_id, won_mask),
         }
 
+    def _wins_table(self) -> pa.Table:
+        n = len(self.wins)
+        match_id, winner, loser, win_tile, self_drawn, win_kind, fan_total = (
+            zip(*self.wins, strict=True) if n else ((),) * 7
+        )
+        has_loser = np.array([s is not None for s in loser], np.bool_)
+        wins = {
+            "match_id": strings(match_id),
+            "hand_no": numbers(np.zeros(n), pa.int32()),
+            "win_no": numbers(np.zeros(n), pa.int16()),
+            "winner": numbers(winner, pa.int8()),
+            "loser": numbers([s if s is not None else 0 for s in loser], pa.int8(), has_loser),
+            "win_tile": numbers(win_tile, pa.int8()),
+            "self_drawn": booleans(self_drawn),
+            "win_kind": strings(win_kind),
+            "fan_total": numbers(fan_total, pa.int32()),
+        }
+        return _table("wins", wins, n)
+
+    def _fans_table(self) -> pa.Table:
+        f = self.fans
+        n = len(f["name"])
+        fans = {
+            "match_id": strings(f["match_id"]),
+            "hand_no": numbers(np.zeros(n), pa.int32()),
+            "win_no": numbers(np.zeros(n), pa.int16()),
+            "winner": numbers(f["winner"], pa.int8()),
+            "name": strings(f["name"]),
+            "count": numbers(f["count"], pa.int16()),
+        }
+        return _table("fans", fans, n)
+
+    def _payments_table(self, match_ids: tuple[str, ...], won: np.ndarray) -> pa.Table:
+        n = len(self.hands)
+        per_seat = np.repeat(np.arange(n), 4)
+        payments = {
+            "match_id": repeated_strings(match_ids, np.full(n, 4)),
+            "hand_no": numbers(np.zeros(4 * n), pa.int32()),
+            "seat": numbers(np.tile(np.arange(4), n), pa.int8()),
+            "score": numbers(np.array(self.scores, np.int64), pa.int64()),
+            # the only win's number; none on a draw. No reason: net scores, not itemised
+            "win_no": numbers(np.zeros(4 * n), pa.int16(), won[per_seat]),
+        }
+        return _table("payments", payments, 4 * n)
+
     def _events_table(
-        self, match_ids: pa.Array, hand_lines: np.ndarray, starts: np.ndarray, counts: np.ndarray
+        self, match_ids: tuple[str, ...], hand_lines: np.ndarray, starts: np.ndarray, counts: np.ndarray
     ) -> pa.Table:
-        codes = np.array(self.codes, np.intp)
+        codes = np.fromiter(self.codes, np.intp, len(self.codes))
         n = len(codes)
         owner = np.repeat(np.arange(len(starts)), counts)  # each event's hand
         where = np.arange(n)
@@ -334,40 +368,49 @@ class _Lane:
         claimed[chows] = tile[latest[chows]]
         offsets = np.zeros(n + 1, np.int32)
         np.cumsum(_NP_DEALT[codes], out=offsets[1:])
-        dealt = pa.ListArray.from_arrays(
-            pa.array(offsets), pa.array(np.array(self.deal_tiles, np.int8), pa.int8())
-        )
-        taken = pa.array(codes)
+        dealt_tiles = np.fromiter(self.deal_tiles, np.int8, len(self.deal_tiles))
+        dealt = pa.ListArray.from_arrays(numbers(offsets, pa.int32()), numbers(dealt_tiles, pa.int8()))
+        taken = numbers(codes, pa.int64())
         columns = [
-            match_ids.take(pa.array(owner)),
-            pa.array(np.zeros(n, np.int32)),
-            pa.array(seq.astype(np.int32)),
+            repeated_strings(match_ids, counts),
+            numbers(np.zeros(n), pa.int32()),
+            numbers(seq, pa.int32()),
             _PA_KIND.take(taken),
             _nullable(seat),
             _nullable(tile),
             dealt,
             _nullable(from_seat),
             _nullable(claimed),
-            pa.array(np.zeros(n, np.bool_)),
+            booleans(np.zeros(n, np.bool_)),
             _PA_CLAIM.take(taken),
             _PA_WIN.take(taken),
-            pa.array(lines),
+            numbers(lines, pa.int64()),
         ]
         return pa.Table.from_arrays(columns, schema=SCHEMAS["events"])
 
 
-def _table(name: str, columns: dict[str, Any]) -> pa.Table:
-    """A table of the schema ``name`` from its columns (Arrow arrays, numpy arrays or lists)."""
+def _table(name: str, columns: dict[str, pa.Array], n: int) -> pa.Table:
+    """A table of the schema ``name`` from its columns (Arrow arrays); the columns not given
+    are all null."""
     schema = SCHEMAS[name]
     return pa.Table.from_arrays(
-        [pa.array(columns[f.name], f.type) if not isinstance(columns[f.name], pa.Array) else
-         columns[f.name] for f in schema], schema=schema,
-    )  # fmt: skip
+        [columns[f.name] if f.name in columns else pa.nulls(n, f.type) for f in schema], schema=schema
+    )
 
 
 def _nullable(values: np.ndarray) -> pa.Array:
     """An int8 column with -1 as null (no tile or seat code is negative)."""
-    return pa.array(values, mask=values < 0)
+    return numbers(values, pa.int8(), values >= 0)
+
+
+def _unnamed(n: int) -> pa.Array:
+    """The players column of ``n`` hands naming nobody: four empty names each."""
+    return pa.ListArray.from_arrays(numbers(np.arange(n + 1) * 4, pa.int32()), repeated_string("", 4 * n))
+
+
+def _empty_lists(n: int, item: pa.DataType) -> pa.Array:
+    """A list column of ``n`` empty lists."""
+    return pa.ListArray.from_arrays(numbers(np.zeros(n + 1), pa.int32()), pa.nulls(0, item))
 
 
 def _with_ignored(middle: list[str], found: list[int | None]) -> tuple[list[int], int] | None:

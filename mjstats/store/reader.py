@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
-import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError
@@ -23,6 +22,7 @@ from mjstats.store.schema import HAND_TABLES, SCHEMAS, hands_from_tables
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow.dataset as pads
 
 __all__ = ["Dataset", "iter_hands", "live_version", "open_dataset"]
 
@@ -141,6 +141,10 @@ class Dataset:
             return table.select(list(columns)) if columns else table
         if not folder.is_dir():
             raise DatasetError(f"{self.root}: no table {name!r} (have: {', '.join(self.tables)})")
+        # imported here: pyarrow.dataset imports pandas (~0.4 s), which a command that only asks
+        # for the live version's name (mjstats ingest) never needs
+        import pyarrow.dataset as pads
+
         dataset = pads.dataset(folder, format="parquet", partitioning="hive")
         table = dataset.to_table(columns=list(columns) if columns else None, filter=filter)
         return table

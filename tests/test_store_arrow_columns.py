@@ -1,0 +1,109 @@
+"""The ingest's Arrow builders give the arrays ``pa.array`` gives for the same values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mjstats.store.arrow_columns import (
+    booleans,
+    numbers,
+    repeated_string,
+    repeated_strings,
+    string_lists,
+    strings,
+)
+
+_text = st.text(max_size=12)  # any Unicode (non-ASCII widens the UTF-8 offsets)
+_INT_TYPES = {pa.int8(): 7, pa.int16(): 15, pa.int32(): 31, pa.int64(): 63}
+
+
+def _same(got: pa.Array, expected: pa.Array) -> None:
+    got.validate(full=True)
+    assert got.type == expected.type
+    assert got.null_count == expected.null_count
+    assert got.equals(expected), (got.to_pylist(), expected.to_pylist())
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.lists(st.one_of(st.none(), _text), max_size=40))
+def test_strings_equal_pa_array(values: list[str | None]) -> None:
+    _same(strings(values), pa.array(values, pa.string()))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.sampled_from(sorted(_INT_TYPES, key=str)), st.data())
+def test_numbers_with_nulls_equal_pa_array(type_: pa.DataType, data: st.DataObject) -> None:
+    bits = _INT_TYPES[type_]
+    values = data.draw(st.lists(st.one_of(st.none(), st.integers(-(2**bits), 2**bits - 1)), max_size=40))
+    valid = np.array([v is not None for v in values], np.bool_)
+    got = numbers([0 if v is None else v for v in values], type_, valid)
+    _same(got, pa.array(values, type_))
+    _same(numbers([0 if v is None else v for v in values], type_), pa.array([v or 0 for v in values], type_))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.lists(st.booleans(), max_size=70))
+def test_booleans_equal_pa_array(values: list[bool]) -> None:
+    _same(booleans(np.array(values, np.bool_)), pa.array(values, pa.bool_()))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(_text, st.integers(0, 30))
+def test_repeated_string_equals_pa_array(value: str, n: int) -> None:
+    _same(repeated_string(value, n), pa.array([value] * n, pa.string()))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.lists(st.tuples(_text, st.integers(0, 6)), max_size=20))
+def test_repeated_strings_equal_pa_array(pairs: list[tuple[str, int]]) -> None:
+    values = [v for v, _ in pairs]
+    counts = np.array([c for _, c in pairs], np.int64)
+    expected = [v for v, c in pairs for _ in range(c)]
+    _same(repeated_strings(values, counts), pa.array(expected, pa.string()))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.lists(st.lists(_text, max_size=5), max_size=20))
+def test_string_lists_equal_pa_array(rows: list[list[str]]) -> None:
+    _same(string_lists(rows), pa.array(rows, pa.list_(pa.string())))
+
+
+def test_ingest_builders_do_not_import_pandas() -> None:
+    """What the builders call imports neither pandas nor pyarrow.compute (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np\n"
+        "from mjstats.store.arrow_columns import numbers, strings, string_lists, booleans\n"
+        "numbers(np.arange(3), __import__('pyarrow').int8(), np.array([1, 0, 1], bool))\n"
+        "strings(['a', None]); string_lists([['x'], []]); booleans(np.ones(2, bool))\n"
+        "print('pandas' in sys.modules, 'pyarrow.compute' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_ingest_command_imports_no_pandas(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``mjstats ingest`` of Botzone text never imports pandas (~0.4 CPU s of start-up): the lane
+    and the writer build their columns from buffers, the reader imports pyarrow.dataset late."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "botzone" / "sample.txt"
+    argv = ["mjstats", "ingest", "--format", "botzone", str(sample), "--out", str(tmp_path / "ds")]
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = {argv!r}\n"
+        "try:\n"
+        "    runpy.run_module('mjstats', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    assert not stop.code, stop.code\n"
+        "print('pandas' in sys.modules, 'pyarrow.dataset' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-2:] == ["False", "False"], out.stdout

@@ -7,7 +7,7 @@ STAMP_NOTEBOOK := $(VENV)/.installed-notebook
 SAMPLE := data/botzone/sample.txt
 DATASET := data/datasets/main
 
-.PHONY: report notebooks test test-all test-compiled compiled lint bench clean venv dev samples
+.PHONY: report notebooks test test-pure test-all test-compiled compiled lint bench clean venv dev samples
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,11 +50,19 @@ samples: $(STAMP_RUN)
 
 ## The whole (fast) test suite, plus ruff, then the compiled build's tests. Property tests run
 ## derandomized (the `ci` hypothesis profile of tests/conftest.py); `pytest` by hand draws anew.
+## Tests run in one process per core (pytest-xdist; a test file's tests stay in one process, so a
+## module's fixtures are built once); `make test WORKERS=0` runs them in this one process.
+## The compiled build is made while the pure tests run (its C compiler keeps one core busy for a
+## minute or more), then its own tests run on it.
 HYPOTHESIS := --hypothesis-profile=ci
+WORKERS := auto
+PARALLEL = $(if $(filter 0,$(WORKERS)),-p no:xdist,-n $(WORKERS) --dist loadfile)
 test: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench
-	$(BIN)/python -m pytest $(HYPOTHESIS)
+	@$(MAKE) --no-print-directory -j2 test-pure compiled
 	$(MAKE) --no-print-directory test-compiled
+test-pure: $(STAMP_DEV)
+	$(BIN)/python -m pytest $(HYPOTHESIS) $(PARALLEL)
 
 ## The compiled build (docs/compiled.md): a copy of the package under build/compiled with the
 ## modules named by mjstats/compiled.py (the core's and each ruleset spec's `compiled`) compiled by mypyc;
@@ -104,12 +112,12 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_audit_dataset.py tests/test_decisions.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py tests/test_store.py tests/test_multiwin.py
 test-compiled: compiled
-	MJSTATS_REQUIRE_COMPILED=1 PYTHONPATH=$(COMPILED_NOW):$(CURDIR) $(BIN)/python -P -m pytest \
-		--import-mode=append -p no:cacheprovider $(HYPOTHESIS) $(COMPILED_TESTS)
+	MJSTATS_REQUIRE_COMPILED=1 PYTHONSAFEPATH=1 PYTHONPATH=$(COMPILED_NOW):$(CURDIR) $(BIN)/python -P -m pytest \
+		--import-mode=append -p no:cacheprovider $(HYPOTHESIS) $(PARALLEL) $(COMPILED_TESTS)
 
 ## Everything, slow tests included.
 test-all: $(STAMP_DEV)
-	$(BIN)/python -m pytest $(HYPOTHESIS) -m ''
+	$(BIN)/python -m pytest $(HYPOTHESIS) $(PARALLEL) -m ''
 
 lint: $(STAMP_DEV)
 	$(BIN)/ruff check mjstats tests bench

@@ -8,6 +8,7 @@ instead), plus a small Guobiao set with recorded faults whose first player is na
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shlex
@@ -100,29 +101,40 @@ def build_make_report_dataset(folder: Path, *, report: bool = False) -> Path:
     return folder / dataset
 
 
+def shared_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's temporary root that every test process of the run shares: under pytest-xdist
+    each worker has a folder of its own below it, so a dataset built there is built once a run."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def _once(folder: Path, build) -> Path:
-    """Build into ``folder`` once per test session, whichever module asks first (the fixtures
-    are imported by several test modules, and each import is a fixture of its own)."""
+    """Build into ``folder`` once per test run, whichever module (or test process) asks first: the
+    fixtures are imported by several test modules, each import a fixture of its own, and under
+    pytest-xdist each worker has its own; a lock file beside the folder makes the others wait."""
     done = folder / ".complete"
-    if not done.exists():
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        build(folder)
-        done.touch()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f".{folder.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            build(folder)
+            done.touch()
     return folder
 
 
 @pytest.fixture(scope="session")
 def bundled_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled data, ingested and audited (built once per session)."""
-    return _once(tmp_path_factory.getbasetemp() / "bundled-data", build_bundled_dataset) / "dataset"
+    return _once(shared_temp(tmp_path_factory) / "bundled-data", build_bundled_dataset) / "dataset"
 
 
 @pytest.fixture(scope="session")
 def make_report_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The dataset ``make report`` builds (its commands, read from the Makefile), built once."""
-    folder = _once(tmp_path_factory.getbasetemp() / "make-report", build_make_report_dataset)
+    folder = _once(shared_temp(tmp_path_factory) / "make-report", build_make_report_dataset)
     return folder / make_report_recipe()[-1][4]
 
 
@@ -145,7 +157,7 @@ def bundled_report(bundled_dataset: Path, tmp_path_factory: pytest.TempPathFacto
     def build(folder: Path) -> None:
         build_report(bundled_dataset, folder / "out", periods=report_periods(bundled_dataset))
 
-    return _once(tmp_path_factory.getbasetemp() / "bundled-report", build) / "out"
+    return _once(shared_temp(tmp_path_factory) / "bundled-report", build) / "out"
 
 
 def test_bundled_dataset_holds_both_rulesets_and_the_audit(bundled_dataset: Path) -> None:

@@ -50,6 +50,7 @@ from mjstats.replay import (
     replay_hand,
 )
 from mjstats.store import open_dataset
+from mjstats.store.arrow_columns import table_from_columns
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
@@ -295,7 +296,7 @@ def audit_hands(
         if result.findings:
             checks.update(f.check for f in result.findings)
     # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
-    tables = {name: pa.Table.from_pydict(cols, schema=AUDIT_SCHEMAS[name]) for name, cols in rows.items()}
+    tables = {name: table_from_columns(cols, AUDIT_SCHEMAS[name]) for name, cols in rows.items()}
     return tables, statuses, checks
 
 
@@ -315,7 +316,8 @@ class PartSlicer:
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         self.ruleset = ruleset
         # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
-        self.tables = tables or {name: pq.read_table(version / name / sub) for name in _PART_TABLES}
+        # (ParquetFile, not pq.read_table, which imports pyarrow.dataset and so pandas: ~0.4 s)
+        self.tables = tables or {name: pq.ParquetFile(version / name / sub).read() for name in _PART_TABLES}
         hands = self.tables["hands"]
         ids = pc.unique(hands.column("match_id"))
         keys = _hand_keys(hands, ids)

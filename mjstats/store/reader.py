@@ -137,10 +137,17 @@ class Dataset:
                 if name != "rejects":
                     schema = schema.append(pa.field("ruleset", pa.string()))
                     schema = schema.append(pa.field("period", pa.string()))
-            table = schema.empty_table()
+            # (not schema.empty_table(), which imports pandas: see the read below)
+            table = pa.table([pa.nulls(0, f.type) for f in schema], schema=schema)
             return table.select(list(columns)) if columns else table
         if not folder.is_dir():
             raise DatasetError(f"{self.root}: no table {name!r} (have: {', '.join(self.tables)})")
+        files = sorted(folder.iterdir())
+        if filter is None and all(f.suffix == ".parquet" and f.is_file() for f in files):
+            # a table without partitions (rejects): its files read as they are, in name order,
+            # without pyarrow.dataset (below), so a command reading only it never loads pandas
+            chunks = [pq.ParquetFile(f).read(columns=list(columns) if columns else None) for f in files]
+            return pa.concat_tables(chunks).replace_schema_metadata(None)
         # imported here: pyarrow.dataset imports pandas (~0.4 s), which a command that only asks
         # for the live version's name (mjstats ingest) never needs
         import pyarrow.dataset as pads

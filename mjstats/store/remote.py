@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.dataset as pads
 import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError
@@ -196,6 +195,8 @@ class RemoteDataset:
         folder = f"{self.path}/{name}"
         if not self.fs.isdir(folder) or not self.fs.find(folder):
             return pa.table({c: pa.array([], pa.string()) for c in columns or ()})
+        import pyarrow.dataset as pads  # here: it imports pandas, which most commands never use
+
         dataset = pads.dataset(folder, filesystem=self.fs, format="parquet", partitioning="hive")
         return dataset.to_table(columns=list(columns) if columns else None)
 

@@ -109,7 +109,8 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_sichuan_win.py tests/test_sichuan_speed.py tests/test_compiled.py \
 	tests/test_replay_checks.py tests/test_replay_faults.py tests/test_replay_fuzhou.py tests/test_replay_golden.py \
 	tests/test_replay_last_tile.py tests/test_replay_oracle.py tests/test_replay_simulated.py \
-	tests/test_audit_dataset.py tests/test_decisions.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \
+	tests/test_audit_dataset.py tests/test_decisions.py tests/test_decision_speed.py \
+	tests/test_decisions_sichuan.py tests/test_decisions_compiled.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py tests/test_store.py tests/test_multiwin.py
 test-compiled: compiled
 	MJSTATS_REQUIRE_COMPILED=1 PYTHONSAFEPATH=1 PYTHONPATH=$(COMPILED_NOW):$(CURDIR) $(BIN)/python -P -m pytest \
@@ -126,7 +127,7 @@ lint: $(STAMP_DEV)
 ## measured in the same run. Run them on an otherwise idle machine.
 BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit decisions simulate stats scale viewer
 ## Those of COMPILED_BENCHES run again on the compiled build (make compiled), each naming its build.
-COMPILED_BENCHES := fans audit sichuan
+COMPILED_BENCHES := fans audit sichuan decisions
 bench: $(STAMP_DEV) compiled
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 	@for b in $(COMPILED_BENCHES); do echo "== bench/$$b.py (compiled build)"; \

@@ -6,8 +6,9 @@ process (``cold``: its memoised per-suit tables empty), then ``--warm`` hands ju
 then fresh hands judged (``steady``: as deep in a long run, where most suits were met before)
 and replayed with ``replay_hand`` (the reference: every decision is judged on that replay, so it
 is the floor). Everything runs with the cyclic collector paused, as ``mjstats decisions`` does.
-Printed: CPU hands/s and decisions/s, the replay's hands/s, and the same-run ratio. The brief's
-target is 1,000 Guobiao hands/s per process; docs/decisions.md gives the measured figures.
+Printed: the build (pure or compiled, docs/compiled.md), CPU hands/s and decisions/s, the
+replay's hands/s, and the same-run ratio. The target is 1,000 Guobiao hands/s per process
+(issue 14); docs/decisions.md gives the measured figures.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import argparse
 import time
 from collections.abc import Callable
 
+from mjstats.compiled import describe_build
 from mjstats.decision import hand_decisions
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
@@ -62,6 +64,7 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=300, help="hands judged between cold and steady")
     parser.add_argument("--rulesets", default="guobiao,fuzhou,sichuan")
     args = parser.parse_args()
+    print(describe_build(), flush=True)
     for ruleset in args.rulesets.split(","):
         print(measure(ruleset, args.hands, args.warm), flush=True)
 

@@ -23,6 +23,7 @@ CORE_MODULES: tuple[str, ...] = (
     "mjstats.replay.findings",
     "mjstats.replay.state",
     "mjstats.replay.replayer",
+    "mjstats.decision.judge",
 )
 
 _EXTENSION_SUFFIXES = (".so", ".pyd")

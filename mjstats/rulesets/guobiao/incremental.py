@@ -20,6 +20,7 @@ them, and a differential test compares this with the straightforward computation
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
 from mjstats.rules.hand import _honour_options, _suit_options
@@ -283,10 +284,12 @@ def _part_useful(rest: int, part_counts: Counts, part: int, groups: int, below: 
     return found
 
 
-# the two parts other than p and q, for p != q
-_OTHER_TWO = {
-    (p, q): tuple(r for r in range(4) if r not in (p, q)) for p in range(4) for q in range(4) if p != q
-}
+# the two parts other than p and q, by 4 * p + q, for p != q ((0, 0) where p == q: never read)
+_OTHER_TWO: Final[tuple[tuple[int, int], ...]] = tuple(
+    (0, 0) if p == q else (min({0, 1, 2, 3} - {p, q}), max({0, 1, 2, 3} - {p, q}))
+    for p in range(4)
+    for q in range(4)
+)
 
 
 class _Hand:
@@ -294,7 +297,8 @@ class _Hand:
     parts' counts and masks, the merge of every three parts (and of two, when asked)."""
 
     __slots__ = (
-        "counts", "groups", "odd", "pairs_form", "parts", "rests", "seven", "shanten", "side", "slices"
+        "counts", "groups", "odd", "pairs", "pairs_form", "parts", "removed", "rests", "seven", "shanten",
+        "side", "slices",
     )  # fmt: skip
 
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
@@ -313,6 +317,10 @@ class _Hand:
         # (part, its mask after the discard, shanten left): the useful kinds of the other parts
         self.side: dict[tuple[int, int, int], list[int]] = {}
         self.odd: list[int] | None = None  # kinds held once or three times (七对's draws)
+        # per part: each held kind's (mask, counts) once discarded (``_removals``), when asked
+        self.removed: list[dict[int, tuple[int, Counts]] | None] = [None, None, None, None]
+        # the merge of two untouched parts (r, s), by 4 * r + s, when asked
+        self.pairs: dict[int, int] = {}
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
@@ -338,31 +346,33 @@ class _Hand:
         so each other part's rest is the merge of two untouched parts with p's new mask."""
         groups, counts, slices = self.groups, self.counts, self.slices
         p = 3 if t >= 27 else t // 9
-        part = slices[p]
-        mask, left = (_REMOVALS.get((part, p, groups)) or _removals(part, p, groups))[t]
-        before = (self.shanten or self.discard_shanten())[t]
+        removed = self.removed[p]
+        if removed is None:
+            removed = self.removed[p] = _removals(slices[p], p, groups)
+        mask, left = removed[t]
+        found = self.shanten
+        before = (found if found is not None else self.discard_shanten())[t]
         key = (p, mask, before)
         side = self.side.get(key)
         if side is None:  # discards of one part leaving the same mask share the other parts' draws
             side = self.side[key] = []
-            parts = self.parts
+            parts, pairs = self.parts, self.pairs
             for q in range(4):
                 if q != p and any(slices[q]):
-                    r, s = _OTHER_TWO[p, q]
-                    rest = _merge(_merge(parts[r], parts[s], groups), mask, groups)
-                    side.extend(_part_useful(rest, slices[q], q, groups, before))
-        rest = self.rests[p]
-        own = _USEFUL.get((rest, left, p, groups, before))
-        if own is None:
-            own = _part_useful(rest, left, p, groups, before)
-        out = [*own, *side]
+                    r, o = _OTHER_TWO[4 * p + q]
+                    two = pairs.get(4 * r + o)
+                    if two is None:
+                        two = pairs[4 * r + o] = _merge(parts[r], parts[o], groups)
+                    side.extend(_part_useful(_merge(two, mask, groups), slices[q], q, groups, before))
+        out = [*_part_useful(self.rests[p], left, p, groups, before), *side]
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
                 # 1 -> 2 and 3 -> 4 make a pair for 七对
-                if self.odd is None:
-                    self.odd = [k for k, c in enumerate(counts) if c == 1 or c == 3]
-                out.extend(k for k in self.odd if k != t)
+                odd = self.odd
+                if odd is None:
+                    odd = self.odd = [k for k in range(34) if counts[k] == 1 or counts[k] == 3]
+                out.extend(k for k in odd if k != t)
                 if n == 2 or n == 4:
                     out.append(t)  # t left once or three times
         return frozenset(out)

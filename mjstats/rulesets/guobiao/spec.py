@@ -20,5 +20,5 @@ RULESET = Ruleset(
     decisions="decisions:VIEW",
     # the fan calculator and what it calls per hand (docs/compiled.md: idle, warm, 2.9x PyMahjongGB's
     # time against the pure build's 7.5x)
-    compiled=("calculator", "divide", "fans", "profiles"),
+    compiled=("calculator", "divide", "fans", "profiles", "incremental", "decisions"),
 )

@@ -70,7 +70,7 @@ class FuzhouShape(Shape):
         formula = _least(_merge(ab, cd, groups), groups)
         before = max(0, formula - golds)
         others = (_merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups))
-        out = []
+        out: list[int] = []
         for p in range(4):
             if p < 3:
                 every = _every_rank if golds else _suit_draws  # a gold held pairs any suited kind

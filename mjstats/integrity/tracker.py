@@ -105,7 +105,7 @@ def draws_of(hand: Hand) -> Iterator[DrawView]:
             if face_up:
                 playing = False  # the last drawable tile: the face-up gold itself, known
                 indicator = None  # taken: it left the pool when it was turned up
-            if min(pool) < 0 or any(min(c) < 0 for c in concealed):
+            if min(pool) < 0 or min(map(min, concealed)) < 0:
                 raise InconsistentHand(f"{hand.match_id} hand {hand.hand_no}: a tile nobody holds")
             if started and playing:
                 view = (s, tuple(held[:NUM_KINDS]), melds[s], tuple(pool), t, gold, ev.tail, voids[s])

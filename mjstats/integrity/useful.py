@@ -5,10 +5,16 @@ form and 七对 with the rarer forms left out for speed, which only makes "usefu
 the test wrong; or the regular form with every gold wild). Any fixed definition keeps
 the draw test exact: under a fair wall the drawn tile is uniform over the remainder, whatever set
 of kinds is called useful before the draw.
+
+Speed: a shape may answer ``shanten_and_useful(counts, melds)`` from per-suit tables (a drawn
+tile changes one suit, so each candidate is a table lookup and a merge, not a full shanten);
+it returns the same kinds as trying each candidate below, which stays the path for any hand
+the tables do not cover (tests/test_integrity_useful_speed.py compares the two).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from mjstats.rulesets import get
@@ -16,7 +22,10 @@ from mjstats.sim.shapes import Shape
 
 __all__ = ["useful_kinds", "waits"]
 
+_Answer = tuple[int, frozenset[int]]  # (shanten before the draw, the useful kinds)
 
+
+@lru_cache(maxsize=1 << 10)
 def _shape(ruleset: str, gold: int | None, void: int | None) -> Shape:
     """The ``ruleset``'s shape for a hand with ``gold`` (wild) and ``void`` (the seat's declared
     void suit 0-2, where the ruleset has one)."""
@@ -40,17 +49,16 @@ def _near(counts: tuple[int, ...]) -> set[int]:
     return near
 
 
-@lru_cache(maxsize=1 << 16)
-def useful_kinds(
-    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None = None
-) -> frozenset[int]:
-    """The kinds (0-33) whose addition lowers the shanten of ``concealed`` (the ruleset's hand
-    size less 3 a meld), ``gold`` wild when given; never a kind of the ``void`` suit (a
-    void-suit tile must go again: 定缺)."""
+_Tables = Callable[[tuple[int, ...], int], _Answer | None]  # a shape's shanten_and_useful
+
+
+def _tried(
+    concealed: tuple[int, ...], melds: int, gold: int | None, shape: Shape, void: int | None
+) -> _Answer:
+    """Shanten and useful kinds by adding each candidate kind and taking the shanten again."""
     counts = list(concealed)
-    shape = _shape(ruleset, gold, void)
     if gold is None:
-        candidates: set[int] | range = _near(concealed)
+        candidates: set[int] | range | list[int] = _near(concealed)
     else:
         # a wild held can pair any new suited tile; without one only near kinds and the gold help
         candidates = range(34) if counts[gold] else _near(concealed) | {gold}
@@ -63,16 +71,33 @@ def useful_kinds(
         if shape.shanten(counts, melds) < before:
             out.append(k)
         counts[k] -= 1
-    return frozenset(out)
+    return before, frozenset(out)
 
 
 @lru_cache(maxsize=1 << 16)
+def _answer(
+    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None
+) -> _Answer:
+    """(shanten, useful kinds): from the shape's tables where it has them, else each kind tried."""
+    shape = _shape(ruleset, gold, void)
+    tables: _Tables | None = getattr(shape, "shanten_and_useful", None)
+    found = tables(concealed, melds) if tables is not None else None
+    return found if found is not None else _tried(concealed, melds, gold, shape, void)
+
+
+def useful_kinds(
+    concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None = None
+) -> frozenset[int]:
+    """The kinds (0-33) whose addition lowers the shanten of ``concealed`` (the ruleset's hand
+    size less 3 a meld), ``gold`` wild when given; never a kind of the ``void`` suit (a
+    void-suit tile must go again: 定缺)."""
+    return _answer(concealed, melds, gold, ruleset, void)[1]
+
+
 def waits(
     concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None = None
 ) -> frozenset[int]:
     """The kinds that complete a ready hand (shanten 0): its winning tiles; empty when the hand
     is not ready (a hand holding a void-suit tile never is). Same forms as ``useful_kinds``."""
-    shape = _shape(ruleset, gold, void)
-    if shape.shanten(list(concealed), melds) != 0:
-        return frozenset()
-    return useful_kinds(concealed, melds, gold, ruleset, void)
+    before, useful = _answer(concealed, melds, gold, ruleset, void)
+    return useful if before == 0 else frozenset()

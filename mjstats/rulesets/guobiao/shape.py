@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mjstats.rules.hand import is_complete, regular_shanten
+from mjstats.rulesets.guobiao.incremental import guobiao_shanten, guobiao_useful
 from mjstats.sim.shapes import Shape
 
 __all__ = ["GuobiaoShape", "shape_for"]
@@ -25,6 +26,15 @@ class GuobiaoShape(Shape):
         if is_complete(counts, 4 - melds):
             return True
         return melds == 0 and all(c in (0, 2, 4) for c in counts)
+
+    def shanten_and_useful(self, counts: tuple[int, ...], melds: int) -> tuple[int, frozenset[int]] | None:
+        """(shanten, the kinds near a held tile whose draw lowers it) of a 13 - 3m tile hand from
+        the per-part tables of ``.incremental``: the answer ``mjstats.integrity.useful`` gets by
+        trying each kind. None for another hand size (the straightforward path raises)."""
+        groups = 4 - melds
+        if not 0 <= groups <= 4 or sum(counts) != 3 * groups + 1:
+            return None
+        return guobiao_shanten(counts, melds), guobiao_useful(counts, melds)
 
 
 _SHAPE = GuobiaoShape()

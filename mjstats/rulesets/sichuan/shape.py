@@ -15,6 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mjstats.rules.hand import regular_shanten
+
+# the per-part tables of the melds + pair formula (clamped option masks, merges, thresholds)
+from mjstats.rulesets.guobiao.incremental import _good, _least, _merge, _suit_draws, _suit_mask
 from mjstats.sim.shapes import Shape
 
 __all__ = ["SUITS", "SichuanShape", "seven_pairs_shanten", "shape_for", "void_shanten"]
@@ -30,6 +33,12 @@ def _split(counts: Sequence[int], void: int) -> tuple[list[int], int]:
     void_tiles = sum(kept[low : low + 9])
     kept[low : low + 9] = [0] * 9
     return kept, void_tiles
+
+
+def _pairs_shanten(pairs: int, odd: int) -> int:
+    """``seven_pairs_shanten`` from the kept tiles' pairs (sum of c // 2) and odd counts."""
+    pairs = min(7, pairs)
+    return 13 - (2 * pairs + min(7 - pairs, odd))
 
 
 def seven_pairs_shanten(kept: Sequence[int]) -> int:
@@ -72,6 +81,51 @@ class SichuanShape(Shape):
 
     def complete(self, counts: list[int], melds: int, *, wild: bool = True) -> bool:
         return self.shanten(counts, melds) == -1
+
+    def shanten_and_useful(self, counts: tuple[int, ...], melds: int) -> tuple[int, frozenset[int]] | None:
+        """(shanten, useful kinds) as ``mjstats.integrity.useful`` finds them by trying each kind
+        near a held tile (none of a declared void suit), from per-suit tables. For void suit s
+        with V tiles and F the formula of the two other suits the regular form is
+        max(floor, F - V) + V (floor 0 at 3G + 1 tiles, -1 at 3G + 2), so a kind k of another
+        suit takes it under B exactly when V - 1 < B and F(hand + k) < B; a tile of s itself
+        makes it max(V, F). Seven pairs (reference §3.1, no meld) moves by one pair or one odd
+        tile. None for another hand size or honours held (the straightforward path decides)."""
+        groups = HAND_SETS - melds
+        if not 0 <= groups <= HAND_SETS or sum(counts) != 3 * groups + 1 or any(counts[27:34]):
+            return None
+        slices = (counts[0:9], counts[9:18], counts[18:27])
+        masks = [_suit_mask(part, groups) for part in slices]
+        tiles = [sum(part) for part in slices]
+        pairs = [sum(c // 2 for c in part) for part in slices]
+        odds = [sum(c % 2 for c in part) for part in slices]
+        seven_form = melds == 0
+        voids = range(SUITS) if self.void is None else (self.void,)
+        forms = {}  # void suit -> (formula of the other two suits, their seven pairs shanten)
+        for v in voids:
+            q, r = (x for x in range(SUITS) if x != v)
+            formula = _least(_merge(masks[q], masks[r], groups), groups)
+            seven = _pairs_shanten(pairs[q] + pairs[r], odds[q] + odds[r]) if seven_form else 99
+            forms[v] = (formula, seven)
+        before = min(min(max(0, f - tiles[v]) + tiles[v], seven) for v, (f, seven) in forms.items())
+        out: set[int] = set()
+        for v, (formula, seven) in forms.items():
+            for q in range(SUITS):
+                if not tiles[q]:
+                    continue  # no held tile of the suit: no kind of it is near one
+                draws = _suit_draws(slices[q], groups, 9 * q)
+                if q == v:  # reference §2.3: one more void tile, one more slot to refill
+                    # (a declared void suit's kinds are never candidates: 定缺)
+                    if self.void is None and (max(tiles[v], formula) < before or seven < before):
+                        out.update(k for k, _ in draws)
+                    continue
+                (r,) = (x for x in range(SUITS) if x not in (v, q))
+                good = _good(masks[r], groups, before) if tiles[v] - 1 < before else 0
+                kept_pairs, kept_odd = pairs[q] + pairs[r], odds[q] + odds[r]
+                # an odd count pairs up, an even one adds a lone tile
+                pair_up = seven_form and _pairs_shanten(kept_pairs + 1, kept_odd - 1) < before
+                lone = seven_form and _pairs_shanten(kept_pairs, kept_odd + 1) < before
+                out.update(k for k, mask in draws if mask & good or (pair_up if counts[k] % 2 else lone))
+        return before, frozenset(out)
 
     def voided(self, void: int | None) -> Shape:
         return self if void == self.void else SichuanShape(void)

@@ -14,7 +14,6 @@ the tables do not cover (tests/test_integrity_useful_speed.py compares the two).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 
 from mjstats.rulesets import get
@@ -49,9 +48,6 @@ def _near(counts: tuple[int, ...]) -> set[int]:
     return near
 
 
-_Tables = Callable[[tuple[int, ...], int], _Answer | None]  # a shape's shanten_and_useful
-
-
 def _tried(
     concealed: tuple[int, ...], melds: int, gold: int | None, shape: Shape, void: int | None
 ) -> _Answer:
@@ -80,8 +76,7 @@ def _answer(
 ) -> _Answer:
     """(shanten, useful kinds): from the shape's tables where it has them, else each kind tried."""
     shape = _shape(ruleset, gold, void)
-    tables: _Tables | None = getattr(shape, "shanten_and_useful", None)
-    found = tables(concealed, melds) if tables is not None else None
+    found = shape.shanten_and_useful(concealed, melds)
     return found if found is not None else _tried(concealed, melds, gold, shape, void)
 
 

@@ -27,6 +27,14 @@ class Shape:
             raise ValueError(f"{type(self).__name__} has no void suit")
         return self
 
+    def shanten_and_useful(
+        self, counts: tuple[int, ...], melds: int
+    ) -> tuple[int, frozenset[int]] | None:
+        """The shanten and the kinds whose draw lowers it, from tables faster than trying each
+        kind; None where this shape has no such tables for the hand (the caller tries each
+        kind: mjstats.integrity.useful)."""
+        return None
+
     def golden_shanten(self, counts: list[int], melds: int) -> int:
         """Shanten towards a win with two wilds as the pair (金雀); 99 where the ruleset has no
         wilds (the gold-keeping style asks)."""

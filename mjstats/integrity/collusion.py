@@ -232,8 +232,9 @@ def _place_factors(
         )
         kept.append(candidates)
         observed[next(d for s, d in others if s != tested and s == actor)] += 1
-    # the sums below are the plain loop's, term by term in the same order (the three-candidate
-    # case spelt out): the factors, and so every expectation, are the same to the last bit
+    # the sums below are the plain loop's, term by term in the same order (the two- and
+    # three-candidate cases spelt out: a fit for a tested source leaves it out of the events'
+    # candidates, so most have two): the factors, so every expectation, are the same to the bit
     factor = [1.0, 1.0, 1.0, 1.0]  # indexed by place; [0] unused
     for _ in range(PLACE_ROUNDS):
         expected = [0.0, 0.5, 0.5, 0.5]
@@ -245,6 +246,12 @@ def _place_factors(
                 expected[d1] += w1 / total
                 expected[d2] += w2 / total
                 expected[d3] += w3 / total
+            elif len(candidates) == 2:
+                (d1, r1), (d2, r2) = candidates
+                w1, w2 = r1 * factor[d1], r2 * factor[d2]
+                total = w1 + w2
+                expected[d1] += w1 / total
+                expected[d2] += w2 / total
             else:
                 weights = [(d, r * factor[d]) for d, r in candidates]
                 total = sum(w for _, w in weights)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from mjstats.integrity.useful import near_kinds
+
 # the engine's memoised per-suit tables and merges (one implementation of the formula)
 from mjstats.rules.hand import _honour_options, _least_value, _merged, _suit_opts_of
 
@@ -40,15 +42,7 @@ def _changed(counts: Counts, k: int, delta: int) -> Counts:
 
 def _near(counts: Counts) -> list[int]:
     """Kinds that can join a held tile in a set (as mjstats.integrity.useful decides)."""
-    near: set[int] = set()
-    for k, n in enumerate(counts):
-        if n:
-            if k < 27:
-                low = k - k % 9
-                near.update(range(max(low, k - 2), min(low + 9, k + 3)))
-            else:
-                near.add(k)
-    return sorted(near)
+    return sorted(near_kinds(counts))
 
 
 def oracle_discard_shanten(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:

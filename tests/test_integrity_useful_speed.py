@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.integrity.tracker import draws_of
-from mjstats.integrity.useful import _shape, useful_kinds, waits
+from mjstats.integrity.useful import shape_of, useful_kinds, waits
 from mjstats.sim import SimConfig, simulate
 from tests.useful_oracle import oracle_useful_kinds, oracle_waits
 
@@ -74,7 +74,7 @@ def test_random_hands_have_the_oracles_useful_kinds(ruleset: str) -> None:
     assert len(positions) >= 2000
     # the tables answer (almost) every such hand: the comparison tests them, not the fallback
     tabled = sum(
-        _shape(ruleset, gold, void).shanten_and_useful(counts, melds) is not None  # type: ignore[attr-defined]
+        shape_of(ruleset, gold, void).shanten_and_useful(counts, melds) is not None
         for counts, melds, gold, void in positions
     )
     assert tabled == len(positions)
@@ -146,7 +146,7 @@ def test_useful_kinds_match_the_oracle_on_any_hand(case: tuple[str, Position]) -
 def test_an_unusual_hand_size_takes_the_straightforward_path() -> None:
     # one tile too many for a waiting hand: the tables decline and the search decides (raises)
     counts = _counts([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
-    assert _shape("guobiao", None, None).shanten_and_useful(counts, 0) is None  # type: ignore[attr-defined]
-    assert _shape("sichuan", None, 1).shanten_and_useful(counts, 0) is None  # type: ignore[attr-defined]
+    assert shape_of("guobiao", None, None).shanten_and_useful(counts, 0) is None
+    assert shape_of("sichuan", None, 1).shanten_and_useful(counts, 0) is None
     honours = _counts([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 27])
-    assert _shape("sichuan", None, None).shanten_and_useful(honours, 0) is None  # type: ignore[attr-defined]
+    assert shape_of("sichuan", None, None).shanten_and_useful(honours, 0) is None

@@ -19,13 +19,13 @@ from functools import lru_cache
 from mjstats.rulesets import get
 from mjstats.sim.shapes import Shape
 
-__all__ = ["useful_kinds", "waits"]
+__all__ = ["near_kinds", "searched_answer", "shape_of", "useful_kinds", "waits"]
 
 _Answer = tuple[int, frozenset[int]]  # (shanten before the draw, the useful kinds)
 
 
 @lru_cache(maxsize=1 << 10)
-def _shape(ruleset: str, gold: int | None, void: int | None) -> Shape:
+def shape_of(ruleset: str, gold: int | None, void: int | None) -> Shape:
     """The ``ruleset``'s shape for a hand with ``gold`` (wild) and ``void`` (the seat's declared
     void suit 0-2, where the ruleset has one)."""
     spec = get(ruleset)
@@ -35,7 +35,7 @@ def _shape(ruleset: str, gold: int | None, void: int | None) -> Shape:
     return shape.voided(void) if void is not None else shape
 
 
-def _near(counts: tuple[int, ...]) -> set[int]:
+def near_kinds(counts: tuple[int, ...]) -> set[int]:
     """Kinds that can join a held tile in a set: the same honour, or a suited tile within 2."""
     near: set[int] = set()
     for k, n in enumerate(counts):
@@ -48,16 +48,18 @@ def _near(counts: tuple[int, ...]) -> set[int]:
     return near
 
 
-def _tried(
+def searched_answer(
     concealed: tuple[int, ...], melds: int, gold: int | None, shape: Shape, void: int | None
 ) -> _Answer:
-    """Shanten and useful kinds by adding each candidate kind and taking the shanten again."""
+    """Shanten and useful kinds by adding each candidate kind and taking the shanten again: the
+    definition a shape's tables must agree with (tests/test_integrity_useful_speed.py), and the
+    answer for a hand they do not cover."""
     counts = list(concealed)
     if gold is None:
-        candidates: set[int] | range | list[int] = _near(concealed)
+        candidates: set[int] | range | list[int] = near_kinds(concealed)
     else:
         # a wild held can pair any new suited tile; without one only near kinds and the gold help
-        candidates = range(34) if counts[gold] else _near(concealed) | {gold}
+        candidates = range(34) if counts[gold] else near_kinds(concealed) | {gold}
     if void is not None:
         candidates = [k for k in candidates if k // 9 != void or k >= 27]
     before = shape.shanten(counts, melds)
@@ -75,9 +77,9 @@ def _answer(
     concealed: tuple[int, ...], melds: int, gold: int | None, ruleset: str, void: int | None
 ) -> _Answer:
     """(shanten, useful kinds): from the shape's tables where it has them, else each kind tried."""
-    shape = _shape(ruleset, gold, void)
+    shape = shape_of(ruleset, gold, void)
     found = shape.shanten_and_useful(concealed, melds)
-    return found if found is not None else _tried(concealed, melds, gold, shape, void)
+    return found if found is not None else searched_answer(concealed, melds, gold, shape, void)
 
 
 def useful_kinds(

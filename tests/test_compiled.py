@@ -26,6 +26,21 @@ SOURCE = Path(__file__).resolve().parent.parent / "mjstats"
 REQUIRED = os.environ.get("MJSTATS_REQUIRE_COMPILED") == "1"
 
 
+def pure_child_lines(digest: str, *args: str) -> list[str]:
+    """The lines ``digest`` (``"tests.module:function"``, called with ``args``) returns, made in a
+    child process on the pure package (no build on its path): the compiled side's reference."""
+    module, function = digest.split(":")
+    code = (f"import sys; from {module} import {function}; "
+            f"print('\\n'.join({function}(*sys.argv[1:])))")
+    root = SOURCE.parent
+    child = subprocess.run(
+        [sys.executable, "-P", "-c", code, *args],
+        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+        check=True,
+    )
+    return child.stdout.splitlines()
+
+
 def test_every_named_module_exists_as_source() -> None:
     assert compiled_modules()
     for name in compiled_modules():
@@ -197,14 +212,7 @@ def replay_digest() -> list[str]:
 @pytest.mark.skipif(not REQUIRED, reason="compares the compiled replay with the pure one: "
                     "run by `make test-compiled` on build/compiled")
 def test_the_compiled_replay_finds_what_the_pure_one_finds() -> None:
-    root = SOURCE.parent
-    child = subprocess.run(
-        [sys.executable, "-P", "-c",
-         "from tests.test_compiled import replay_digest; print('\\n'.join(replay_digest()))"],
-        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
-        check=True,
-    )
-    pure = child.stdout.splitlines()
+    pure = pure_child_lines("tests.test_compiled:replay_digest")
     compiled = replay_digest()
     assert pure[0] == "mjstats build: pure Python"
     assert compiled[0].startswith("mjstats build: compiled (")
@@ -254,14 +262,7 @@ def test_the_compiled_read_back_rebuilds_what_the_pure_one_rebuilds(tmp_path: Pa
         assert main(["simulate", "--rules", rules, "--hands", "300", "--seed", "5", "--faults", "0.3",
                      "--out", str(sources[-1])]) == 0
     assert main(["ingest", *map(str, sources), "--out", str(dataset), "-q"]) == 0
-    code = ("import sys; from tests.test_compiled import readback_digest; "
-            "print('\\n'.join(readback_digest(sys.argv[1])))")
-    child = subprocess.run(
-        [sys.executable, "-P", "-c", code, str(dataset)],
-        capture_output=True, text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
-        check=True,
-    )
-    pure = child.stdout.splitlines()
+    pure = pure_child_lines("tests.test_compiled:readback_digest", str(dataset))
     compiled = readback_digest(str(dataset))
     assert pure[0] == "mjstats build: pure Python"
     assert compiled[0].startswith("mjstats build: compiled (")

@@ -7,13 +7,12 @@ ruleset, made in this process and in a pure-Python child, must be equal. Run by
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from mjstats.compiled import describe_build
+from tests.test_compiled import pure_child_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = os.environ.get("MJSTATS_REQUIRE_COMPILED") == "1"
@@ -40,13 +39,7 @@ def decisions_digest() -> list[str]:
 @pytest.mark.skipif(not REQUIRED, reason="compares the compiled judge with the pure one: "
                     "run by `make test-compiled` on build/compiled")
 def test_the_compiled_judge_decides_as_the_pure_one() -> None:
-    child = subprocess.run(
-        [sys.executable, "-P", "-c",
-         "from tests.test_decisions_compiled import decisions_digest; print('\\n'.join(decisions_digest()))"],
-        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=True,
-    )
-    pure = child.stdout.splitlines()
+    pure = pure_child_lines("tests.test_decisions_compiled:decisions_digest")
     compiled = decisions_digest()
     assert pure[0] == "mjstats build: pure Python"
     assert compiled[0].startswith("mjstats build: compiled (")

@@ -63,6 +63,10 @@ __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "fin
 
 UNSUPPORTED = "unsupported"  # audited_hands status of a hand no replay profile covers yet
 MIN_BATCH = 500  # hands per task at least (smaller batches cost more than they balance)
+# A spawned worker costs about half a second of start-up (interpreter, pyarrow, the rules
+# tables) before its first hand, about 2,000 hands of replay: below this many hands a job, the
+# default runs fewer workers (one: in this process), as a pool would finish later (docs/audit.md).
+HANDS_PER_DEFAULT_JOB = 5_000
 
 AUDIT_SCHEMAS = DERIVED_SCHEMAS  # the derived tables this module writes (mjstats.store.derived_schema)
 
@@ -408,6 +412,12 @@ def _run_task(task: Task) -> TaskResult:
     return replay_task(task, _worker_profile, _worker_overrides)
 
 
+def default_jobs(hands: int, cores: int) -> int:
+    """Worker processes when the caller names none: one per core, but no more than one per
+    HANDS_PER_DEFAULT_JOB hands, so a small dataset is not slowed by workers' start-up."""
+    return max(1, min(cores, hands // HANDS_PER_DEFAULT_JOB))
+
+
 def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
     """Batches of hands, each within one part file and never splitting a match. Without a fixed
     ``batch``, about four per job (at least 500 hands): whole part files when there are many, so
@@ -543,7 +553,8 @@ def audit_dataset(
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
-    ``jobs``: worker processes (default: CPU count; 1 = in this process). ``progress`` is called
+    ``jobs``: worker processes (default: one per CPU core, at most one per 5,000 hands; 1 = in
+    this process). ``progress`` is called
     with the number of hands done so far. ``profile`` forces one replay profile for every hand
     (default: each hand's own); ``overrides`` one per ruleset name (its ``user_profile`` part
     applied to, say, ``"club.toml"``); ``batch_hands`` the hands per task (default: about four tasks per job;
@@ -554,11 +565,12 @@ def audit_dataset(
     started = time.perf_counter()
     # a URL (s3://, memory://) is replayed from the local snapshot its reader takes (store.snapshot)
     root = path if is_url(path) else Path(path)
-    jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     # one writer from the read to the store: no change may come in between
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
         rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-        tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+        tasks = plan_tasks(dataset.path, dataset.parts(), cores, batch_hands)
+        jobs = cores if jobs is not None else default_jobs(sum(t[5] - t[4] for t in tasks), cores)
         results = _pool_results(tasks, jobs, profile, overrides)
         return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
                              started=started, jobs=jobs)

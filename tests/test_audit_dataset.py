@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from mjstats.audit import AUDIT_SCHEMAS, audit_dataset
+from mjstats.audit import AUDIT_SCHEMAS, HANDS_PER_DEFAULT_JOB, audit_dataset, default_jobs
 from mjstats.cli import main
 from mjstats.formats.botzone import read_botzone
 from mjstats.records import Hand, Outcome
@@ -65,6 +65,16 @@ def test_job_count_does_not_change_the_tables_and_reruns_are_idempotent(
     for name in AUDIT_SCHEMAS:
         pd.testing.assert_frame_equal(first[name], second[name], check_like=True)
     assert open_dataset(sample_dataset).table("hands").shape[0] == 16  # ingest tables untouched
+
+
+def test_default_jobs_start_no_pool_for_a_small_dataset(sample_dataset: Path) -> None:
+    # a worker's start-up costs about 2,000 hands of replay: 16 hands run in this process
+    assert audit_dataset(sample_dataset, profile=PROFILE).jobs == 1
+    assert audit_dataset(sample_dataset, jobs=2, profile=PROFILE).jobs == 2  # asked for: kept
+    per = HANDS_PER_DEFAULT_JOB
+    sizes = (0, per - 1, per, 2 * per, 3 * per, 40 * per)
+    assert [default_jobs(n, 4) for n in sizes] == [1, 1, 1, 2, 3, 4]
+    assert default_jobs(40 * per, 1) == 1
 
 
 def test_faults_are_found_through_the_dataset(tmp_path: Path) -> None:

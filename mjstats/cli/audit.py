@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="worker processes (default: the CPU count)",
+        help="worker processes (default: the CPU count, at most one per 5,000 hands)",
     )
     p.add_argument(
         "--scheduler",

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -50,7 +51,13 @@ from mjstats.replay import (
     replay_hand,
 )
 from mjstats.store import open_dataset
-from mjstats.store.arrow_columns import table_from_columns
+from mjstats.store.arrow_columns import (
+    empty_table,
+    int_values,
+    string_scalar,
+    table_from_columns,
+    valid_mask,
+)
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
@@ -348,10 +355,15 @@ class PartSlicer:
 def _hand_keys(table: pa.Table, ids: pa.Array) -> list[int]:
     """Each row's (match_id, hand_no) as one integer, equal exactly when both are: the match id's
     place among ``ids`` (-1 when absent) and the hand number (a null one never equals a number).
-    Integers compare and convert far faster than pairs of strings and numbers."""
-    code = pc.fill_null(pc.index_in(table.column("match_id"), value_set=ids), -1).cast(pa.int64())
-    number = pc.fill_null(pc.add(table.column("hand_no").cast(pa.int64()), 1 << 31), 1 << 32)
-    return pc.add(pc.multiply(code, 1 << 33), number).to_numpy().tolist()
+    Integers compare and convert far faster than pairs of strings and numbers. (numpy on the
+    columns' buffers: a compute call with a Python number, or ``to_numpy``, imports pandas.)"""
+    code = int_values(pc.index_in(table.column("match_id"), value_set=ids), -1).astype(np.int64)
+    hand_no = table.column("hand_no")
+    number = int_values(hand_no).astype(np.int64) + (1 << 31)
+    valid = valid_mask(hand_no)
+    if valid is not None:
+        number[~valid] = 1 << 32
+    return (code * (1 << 33) + number).tolist()
 
 
 def _offsets(counts: Any) -> list[int]:
@@ -433,7 +445,8 @@ def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batc
 def _match_edges(hands_file: Path, edges: list[int]) -> list[int]:
     """Slice edges moved forward to the next match boundary: a match's hands stay in one task,
     so the checks across consecutive hands (dealer rotation, streaks) see them all."""
-    ids = pq.read_table(hands_file, columns=["match_id"]).column("match_id").to_pylist()
+    # (ParquetFile: pq.read_table imports pyarrow.dataset, and so pandas)
+    ids = pq.ParquetFile(hands_file).read(columns=["match_id"]).column("match_id").to_pylist()
     moved = []
     for edge in edges:
         while 0 < edge < len(ids) and ids[edge] == ids[edge - 1]:
@@ -489,12 +502,13 @@ class PartWriter:
         name_of_file = f"part-{self.files:05d}.parquet"
         self.files += 1
         for name, parts in self.pending.items():
-            table = pa.concat_tables(parts) if parts else self.schemas[name].empty_table()
+            table = pa.concat_tables(parts) if parts else empty_table(self.schemas[name])
             parts.clear()
             column = table.column("ruleset")
             rest = table.drop_columns(["ruleset"])
             for value in sorted(set(pc.unique(column).to_pylist()), key=str):
-                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(pc.equal(column, value)))
+                chosen = pc.equal(column, string_scalar(value))
+                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(chosen))
         self.hands = 0
 
 
@@ -592,7 +606,9 @@ def store_results(
         writer.flush()
         manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
     # a duplicate hand is its own category: it was read fine, the dataset already holds it
-    is_duplicate = pc.fill_null(pc.starts_with(rejects.column("error"), DUPLICATE_HAND), False)
+    # (a null error is not a duplicate: Kleene and with is_valid, no Python scalar for fill_null)
+    errors = rejects.column("error")
+    is_duplicate = pc.and_kleene(pc.starts_with(errors, DUPLICATE_HAND), pc.is_valid(errors))
     unreadable, duplicates = rejects.filter(pc.invert(is_duplicate)), rejects.filter(is_duplicate)
 
     def first(table: pa.Table) -> tuple[str, ...]:  # the summary shows the first few

@@ -128,108 +128,83 @@ class AuditSummary:
 
 
 # --- the rows one batch produces ------------------------------------------------------------------
-def _empty_rows() -> dict[str, dict[str, list[Any]]]:
-    return {name: {f: [] for f in schema.names} for name, schema in AUDIT_SCHEMAS.items()}
+class _Rows:
+    """A batch's audit rows, one tuple a row in its table's column order (one append a row,
+    transposed into columns once per batch: a list append per value cost more than the replay's
+    own bookkeeping of a hand)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in AUDIT_SCHEMAS}
+
+    def tables(self) -> dict[str, pa.Table]:
+        """The rows as Arrow tables (built from buffers: ``arrow_columns``)."""
+        out = {}
+        for name, rows in self.rows.items():
+            schema = AUDIT_SCHEMAS[name]
+            columns = zip(*rows, strict=True) if rows else ((),) * len(schema)
+            out[name] = table_from_columns(dict(zip(schema.names, columns, strict=True)), schema)
+        return out
 
 
-def _add_unsupported(rows: dict[str, dict[str, list[Any]]], hand: Hand) -> None:
-    a = rows["audited_hands"]
-    for key, value in (
-        ("match_id", hand.match_id),
-        ("hand_no", hand.hand_no),
-        ("ruleset", hand.ruleset),
-        ("profile", hand.profile),
-        ("status", UNSUPPORTED),
-        ("findings", 0),
-    ):
-        a[key].append(value)
+def _add_unsupported(rows: _Rows, hand: Hand) -> None:
+    # audited_hands: match_id, hand_no, ruleset, profile, status, findings
+    rows.rows["audited_hands"].append(
+        (hand.match_id, hand.hand_no, hand.ruleset, hand.profile, UNSUPPORTED, 0)
+    )
 
 
-def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: ReplayResult) -> None:
+def _add_result(rows: _Rows, hand: Hand, result: ReplayResult) -> None:
     mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
     findings = result.findings
-    a = rows["audited_hands"]
-    for key, value in (
-        ("match_id", mid),
-        ("hand_no", no),
-        ("ruleset", rs),
-        ("profile", result.profile),
-        ("status", result.status),
-        ("findings", len(findings)),
-    ):
-        a[key].append(value)
-    f = rows["findings"]
-    for finding in findings:
-        f["match_id"].append(mid)
-        f["hand_no"].append(no)
-        f["seq"].append(finding.seq)
-        f["check"].append(finding.check)
-        f["severity"].append(finding.severity.value)
-        f["expected"].append(finding.expected)
-        f["recorded"].append(finding.recorded)
-        f["message"].append(finding.message)
-        f["ruleset"].append(rs)
+    tables = rows.rows
+    # audited_hands: match_id, hand_no, ruleset, profile, status, findings
+    tables["audited_hands"].append((mid, no, rs, result.profile, result.status, len(findings)))
+    if findings:
+        # findings: match_id, hand_no, seq, check, severity, expected, recorded, message, ruleset
+        tables["findings"].extend(
+            [
+                (mid, no, f.seq, f.check, f.severity.value, f.expected, f.recorded, f.message, rs)
+                for f in findings
+            ]
+        )
     recorded_wins = hand.result.wins
     for win_no, ctx, win in result.wins:
         if win is None:
             continue
         recorded = recorded_wins[win_no] if win_no < len(recorded_wins) else None
-        _add_computed_win(rows, hand, win_no, ctx, win, recorded)
+        _add_computed_win(tables, hand, win_no, ctx, win, recorded)
 
 
 def _add_computed_win(
-    rows: dict[str, dict[str, list[Any]]],
+    tables: dict[str, list[tuple[Any, ...]]],
     hand: Hand,
     win_no: int,
     ctx: WinContext,
     win: ComputedWin,
     recorded: Win | None,
 ) -> None:
-    """The computed_* rows of one rescored win (appended column by column: once per win of
-    every hand audited)."""
+    """The computed_* rows of one rescored win (once per win of every hand audited)."""
     mid, no, rs, winner = hand.match_id, hand.hand_no, hand.ruleset, ctx.winner
-    w = rows["computed_wins"]
-    for key, value in (
-        ("match_id", mid),
-        ("hand_no", no),
-        ("win_no", win_no),
-        ("winner", winner),
-        ("discarder", ctx.discarder),
-        ("win_tile", ctx.win_tile),
-        ("self_drawn", ctx.self_drawn),
-        ("fan_total", win.total),
-        ("recorded_fan_total", recorded.fan_total if recorded is not None else None),
-        ("meets_minimum", win.meets_minimum),
-        ("fourth_tile", ctx.fourth_tile),
-        ("kong_win", ctx.kong_win),
-        ("last_tile", ctx.last_tile),
-        ("ruleset", rs),
-    ):
-        w[key].append(value)
-    keys = {"match_id": mid, "hand_no": no, "win_no": win_no, "ruleset": rs}
-    fans = win.fans
-    cf = rows["computed_fans"]
-    _repeat(cf, len(fans), {**keys, "winner": winner})
-    cf["name"].extend([fan.name for fan in fans])
-    cf["count"].extend([fan.count for fan in fans])
-    cf["points"].extend([fan.points for fan in fans])
+    tables["computed_wins"].append(
+        (
+            mid, no, win_no, winner, ctx.discarder, ctx.win_tile, ctx.self_drawn, win.total,
+            recorded.fan_total if recorded is not None else None, win.meets_minimum,
+            ctx.fourth_tile, ctx.kong_win, ctx.last_tile, rs,
+        )
+    )  # fmt: skip
+    # computed_fans: match_id, hand_no, win_no, winner, name, count, points, ruleset
+    tables["computed_fans"].extend(
+        [(mid, no, win_no, winner, fan.name, fan.count, fan.points, rs) for fan in win.fans]
+    )
     # the recorded net scores are one win's payments only when the hand has one win
     scores = hand.result.scores if len(hand.result.wins) <= 1 else None
-    payments = win.payments
-    n = len(payments)
-    p = rows["computed_payments"]
-    _repeat(p, n, keys)
-    p["seat"].extend(range(n))
-    p["score"].extend(payments)
-    p["recorded_score"].extend(
-        [scores[seat] if scores and seat < len(scores) else None for seat in range(n)]
+    # computed_payments: match_id, hand_no, win_no, seat, score, recorded_score, ruleset
+    tables["computed_payments"].extend(
+        [
+            (mid, no, win_no, seat, score, scores[seat] if scores and seat < len(scores) else None, rs)
+            for seat, score in enumerate(win.payments)
+        ]
     )
-
-
-def _repeat(columns: dict[str, list[Any]], n: int, values: Mapping[str, Any]) -> None:
-    """Append ``n`` rows' worth of each value to its column (the keys every row of a win shares)."""
-    for key, value in values.items():
-        columns[key].extend([value] * n)
 
 
 def _choose(
@@ -284,7 +259,7 @@ def audit_hands(
     """Replay ``hands`` (in dataset order): their audit tables, the count per status and the
     count per check. ``overrides`` maps a ruleset to the profile its hands replay with; checks
     across consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order."""
-    rows = _empty_rows()
+    rows = _Rows()
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
     sequences = _Sequences()
@@ -303,8 +278,7 @@ def audit_hands(
         if result.findings:
             checks.update(f.check for f in result.findings)
     # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
-    tables = {name: table_from_columns(cols, AUDIT_SCHEMAS[name]) for name, cols in rows.items()}
-    return tables, statuses, checks
+    return rows.tables(), statuses, checks
 
 
 # --- batches of the dataset ---------------------------------------------------------------

@@ -110,6 +110,8 @@ def test_ingest_command_imports_no_pandas(tmp_path) -> None:  # type: ignore[no-
 
 
 def _values_of(type_: pa.DataType) -> st.SearchStrategy:
+    if isinstance(type_, pa.ListType):  # a list may be null, and so may its items
+        return st.lists(st.one_of(st.none(), _values_of(type_.value_type)), max_size=4)
     if type_ == pa.string():
         return _text
     if type_ == pa.bool_():
@@ -118,15 +120,18 @@ def _values_of(type_: pa.DataType) -> st.SearchStrategy:
     return st.integers(-(2**bits), 2**bits - 1)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=80)
 @given(st.data())
 def test_table_from_columns_equals_from_pydict(data: st.DataObject) -> None:
-    """Every derived table the audit writes, with nulls anywhere, as ``from_pydict`` builds it."""
+    """Every derived table the audit writes and every ingest table (lists of integers and of
+    string lists included), with nulls anywhere, as ``from_pydict`` builds it."""
     from mjstats.store.arrow_columns import table_from_columns
     from mjstats.store.derived_schema import DERIVED_SCHEMAS
+    from mjstats.store.schema import SCHEMAS
 
-    name = data.draw(st.sampled_from(sorted(DERIVED_SCHEMAS)))
-    schema = DERIVED_SCHEMAS[name]
+    schemas = {**DERIVED_SCHEMAS, **{f"ingest {k}": v for k, v in SCHEMAS.items()}}
+    name = data.draw(st.sampled_from(sorted(schemas)))
+    schema = schemas[name]
     rows = data.draw(st.integers(0, 12))
     columns = {
         f.name: data.draw(st.lists(st.one_of(st.none(), _values_of(f.type)), min_size=rows, max_size=rows))

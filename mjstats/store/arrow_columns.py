@@ -115,6 +115,24 @@ def string_lists(rows: Sequence[Sequence[str] | None]) -> pa.Array:
     )
 
 
+def _lists(rows: Sequence[Sequence[object] | None], type: pa.ListType) -> pa.Array:
+    """A list column of integers or of string lists (a hand's wall, dice, meta pairs); None is a
+    null list, and a None item a null item."""
+    n = len(rows)
+    valid = None
+    if None in rows:
+        valid = np.fromiter((r is not None for r in rows), np.bool_, n)
+        rows = [r or () for r in rows]
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])  # type: ignore[arg-type]
+    if offsets[-1] > _MAX_OFFSET:
+        raise ValueError(f"{offsets[-1]:,} list items are more than one Arrow list column holds")
+    items = column([item for row in rows for item in row], type.value_type)  # type: ignore[union-attr]
+    bitmap, nulls = _validity(valid)
+    buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32))]
+    return pa.Array.from_buffers(type, n, buffers, null_count=nulls, children=[items])
+
+
 def repeated_strings(values: Sequence[str], counts: np.ndarray) -> pa.Array:
     """A string column holding each of ``values`` its count of times, in order (an event's
     match id, repeated for each event of the hand)."""
@@ -136,6 +154,8 @@ def column(values: Sequence[object], type: pa.DataType) -> pa.Array:
         return strings(values)  # type: ignore[arg-type]
     if type == _STRING_LIST:
         return string_lists(values)  # type: ignore[arg-type]
+    if isinstance(type, pa.ListType) and (type.value_type in _NUMPY_TYPES or type.value_type == _STRING_LIST):
+        return _lists(values, type)  # type: ignore[arg-type]
     if type in _NUMPY_TYPES or type == pa.bool_():
         valid = None
         if None in values:

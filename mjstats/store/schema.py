@@ -23,7 +23,7 @@ from mjstats.records import (
     Hand,
     Reject,
 )
-from mjstats.store.arrow_columns import int_values, ints_or_none, list_offsets
+from mjstats.store.arrow_columns import int_values, ints_or_none, list_offsets, table_from_columns
 from mjstats.store.rebuild import EVENT_KINDS, WIN_KINDS, events_from_columns, hands_from_columns
 
 __all__ = [
@@ -233,6 +233,8 @@ class HandColumns:
 
     def take(self) -> dict[str, pa.Table]:
         """The buffered rows as Arrow tables (one per ingest table); the buffers are emptied."""
+        # ``from_pydict``: on lists of Python objects its C loop is ~3x faster than the buffer
+        # builders of ``arrow_columns`` (the Botzone lane, which starts from numpy, uses those)
         tables = {
             name: pa.Table.from_pydict(cols, schema=SCHEMAS[name]) for name, cols in self.cols.items()
         }
@@ -265,7 +267,7 @@ def _win_kinds(hand: Hand) -> list[str | None]:
 
 
 def rejects_table(rejects: list[Reject]) -> pa.Table:
-    return pa.Table.from_pydict(
+    return table_from_columns(
         {
             "source": [r.source for r in rejects],
             "line": [r.line for r in rejects],
@@ -273,7 +275,7 @@ def rejects_table(rejects: list[Reject]) -> pa.Table:
             "error": [r.error for r in rejects],
             "raw": [r.raw for r in rejects],
         },
-        schema=SCHEMAS["rejects"],
+        SCHEMAS["rejects"],
     )
 
 

@@ -298,7 +298,7 @@ class PartSlicer:
         self.ruleset = ruleset
         # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
         # (ParquetFile, not pq.read_table, which imports pyarrow.dataset and so pandas: ~0.4 s)
-        self.tables = tables or {name: pq.ParquetFile(version / name / sub).read() for name in _PART_TABLES}
+        self.tables = tables or {name: _read_part_table(version / name / sub, name) for name in _PART_TABLES}
         hands = self.tables["hands"]
         ids = pc.unique(hands.column("match_id"))
         keys = _hand_keys(hands, ids)
@@ -324,6 +324,16 @@ class PartSlicer:
                 cut("payments", self.payments),
             )
         )
+
+
+def _read_part_table(path: Path, name: str) -> pa.Table:
+    """One table of a part file as the read-back needs it. The events are cut by each hand's
+    ``n_events``, so their keys (a match id per event) are not read, and ``kind`` and ``win``
+    stay dictionary-encoded as stored (decoded once per distinct value, not once per event)."""
+    if name != "events":
+        return pq.ParquetFile(path).read()
+    events = pq.ParquetFile(path, read_dictionary=["kind", "win"])
+    return events.read(columns=[c for c in events.schema_arrow.names if c not in ("match_id", "hand_no")])
 
 
 def _hand_keys(table: pa.Table, ids: pa.Array) -> list[int]:

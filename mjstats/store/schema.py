@@ -281,12 +281,17 @@ def rejects_table(rejects: list[Reject]) -> pa.Table:
 
 def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any]) -> list[Any]:
     """A string column mapped through ``lookup`` (None stays None), one lookup per distinct
-    value: the column is dictionary-encoded first."""
-    encoded = column.combine_chunks().dictionary_encode()
-    codes = [None if v is None else lookup[v] for v in encoded.dictionary.to_pylist()]
-    if encoded.null_count == 0:
-        return list(map(codes.__getitem__, int_values(encoded.indices).tolist()))
-    return [None if i is None else codes[i] for i in ints_or_none(encoded.indices)]
+    value: each chunk dictionary-encoded (as stored in the part files: the audit reads ``kind``
+    and ``win`` that way, see ``audit.PartSlicer``) and its indices mapped."""
+    out: list[Any] = []
+    for chunk in column.chunks:
+        encoded = chunk if pa.types.is_dictionary(chunk.type) else chunk.dictionary_encode()
+        codes = [None if v is None else lookup[v] for v in encoded.dictionary.to_pylist()]
+        if encoded.null_count == 0:
+            out += map(codes.__getitem__, int_values(encoded.indices).tolist())
+        else:
+            out += [None if i is None else codes[i] for i in ints_or_none(encoded.indices)]
+    return out
 
 
 def _events_of(t: pa.Table) -> list[Event]:

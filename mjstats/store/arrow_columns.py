@@ -263,14 +263,21 @@ def list_offsets(values: pa.ChunkedArray | pa.Array) -> tuple[list[int], pa.Arra
     lengths = []
     items = []
     for chunk in _chunks(values):
-        size = np.diff(_chunk_ints(chunk.offsets).astype(np.int64))
+        bounds = _chunk_ints(chunk.offsets).astype(np.int64)  # the chunk's slice of them
+        size = np.diff(bounds)
         valid = _chunk_valid(chunk)
-        if valid is not None:
+        if valid is not None and size[~valid].any():
+            # a null list over items (Arrow allows it): they are not the column's
+            items.append(chunk.flatten())  # (imports pyarrow.compute)
             size[~valid] = 0
+        elif len(chunk):
+            # its items are one run of the child array (``flatten`` without its compute import)
+            items.append(chunk.values.slice(int(bounds[0]), int(bounds[-1] - bounds[0])))
         lengths.append(size)
-        items.append(chunk.flatten())  # its slice only, null lists' items left out
     offsets = np.zeros(sum(map(len, lengths)) + 1, np.int64)
     if lengths:
         np.cumsum(np.concatenate(lengths), out=offsets[1:])
+    if len(items) == 1:
+        return offsets.tolist(), items[0]
     flat = pa.concat_arrays(items) if items else pa.nulls(0, values.type.value_type)
     return offsets.tolist(), flat

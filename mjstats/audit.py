@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from mjstats.errors import ProfileError
@@ -50,14 +50,19 @@ from mjstats.replay import (
     replay_hand,
 )
 from mjstats.store import open_dataset
-from mjstats.store.arrow_columns import table_from_columns
+from mjstats.store.arrow_columns import (
+    empty_table,
+    int_values,
+    string_scalar,
+    table_from_columns,
+    valid_mask,
+)
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
 from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
-from mjstats.workers import ordered_map
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
@@ -125,108 +130,83 @@ class AuditSummary:
 
 
 # --- the rows one batch produces ------------------------------------------------------------------
-def _empty_rows() -> dict[str, dict[str, list[Any]]]:
-    return {name: {f: [] for f in schema.names} for name, schema in AUDIT_SCHEMAS.items()}
+class _Rows:
+    """A batch's audit rows, one tuple a row in its table's column order (one append a row,
+    transposed into columns once per batch: a list append per value cost more than the replay's
+    own bookkeeping of a hand)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in AUDIT_SCHEMAS}
+
+    def tables(self) -> dict[str, pa.Table]:
+        """The rows as Arrow tables (built from buffers: ``arrow_columns``)."""
+        out = {}
+        for name, rows in self.rows.items():
+            schema = AUDIT_SCHEMAS[name]
+            columns = zip(*rows, strict=True) if rows else ((),) * len(schema)
+            out[name] = table_from_columns(dict(zip(schema.names, columns, strict=True)), schema)
+        return out
 
 
-def _add_unsupported(rows: dict[str, dict[str, list[Any]]], hand: Hand) -> None:
-    a = rows["audited_hands"]
-    for key, value in (
-        ("match_id", hand.match_id),
-        ("hand_no", hand.hand_no),
-        ("ruleset", hand.ruleset),
-        ("profile", hand.profile),
-        ("status", UNSUPPORTED),
-        ("findings", 0),
-    ):
-        a[key].append(value)
+def _add_unsupported(rows: _Rows, hand: Hand) -> None:
+    # audited_hands: match_id, hand_no, ruleset, profile, status, findings
+    rows.rows["audited_hands"].append(
+        (hand.match_id, hand.hand_no, hand.ruleset, hand.profile, UNSUPPORTED, 0)
+    )
 
 
-def _add_result(rows: dict[str, dict[str, list[Any]]], hand: Hand, result: ReplayResult) -> None:
+def _add_result(rows: _Rows, hand: Hand, result: ReplayResult) -> None:
     mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
     findings = result.findings
-    a = rows["audited_hands"]
-    for key, value in (
-        ("match_id", mid),
-        ("hand_no", no),
-        ("ruleset", rs),
-        ("profile", result.profile),
-        ("status", result.status),
-        ("findings", len(findings)),
-    ):
-        a[key].append(value)
-    f = rows["findings"]
-    for finding in findings:
-        f["match_id"].append(mid)
-        f["hand_no"].append(no)
-        f["seq"].append(finding.seq)
-        f["check"].append(finding.check)
-        f["severity"].append(finding.severity.value)
-        f["expected"].append(finding.expected)
-        f["recorded"].append(finding.recorded)
-        f["message"].append(finding.message)
-        f["ruleset"].append(rs)
+    tables = rows.rows
+    # audited_hands: match_id, hand_no, ruleset, profile, status, findings
+    tables["audited_hands"].append((mid, no, rs, result.profile, result.status, len(findings)))
+    if findings:
+        # findings: match_id, hand_no, seq, check, severity, expected, recorded, message, ruleset
+        tables["findings"].extend(
+            [
+                (mid, no, f.seq, f.check, f.severity.value, f.expected, f.recorded, f.message, rs)
+                for f in findings
+            ]
+        )
     recorded_wins = hand.result.wins
     for win_no, ctx, win in result.wins:
         if win is None:
             continue
         recorded = recorded_wins[win_no] if win_no < len(recorded_wins) else None
-        _add_computed_win(rows, hand, win_no, ctx, win, recorded)
+        _add_computed_win(tables, hand, win_no, ctx, win, recorded)
 
 
 def _add_computed_win(
-    rows: dict[str, dict[str, list[Any]]],
+    tables: dict[str, list[tuple[Any, ...]]],
     hand: Hand,
     win_no: int,
     ctx: WinContext,
     win: ComputedWin,
     recorded: Win | None,
 ) -> None:
-    """The computed_* rows of one rescored win (appended column by column: once per win of
-    every hand audited)."""
+    """The computed_* rows of one rescored win (once per win of every hand audited)."""
     mid, no, rs, winner = hand.match_id, hand.hand_no, hand.ruleset, ctx.winner
-    w = rows["computed_wins"]
-    for key, value in (
-        ("match_id", mid),
-        ("hand_no", no),
-        ("win_no", win_no),
-        ("winner", winner),
-        ("discarder", ctx.discarder),
-        ("win_tile", ctx.win_tile),
-        ("self_drawn", ctx.self_drawn),
-        ("fan_total", win.total),
-        ("recorded_fan_total", recorded.fan_total if recorded is not None else None),
-        ("meets_minimum", win.meets_minimum),
-        ("fourth_tile", ctx.fourth_tile),
-        ("kong_win", ctx.kong_win),
-        ("last_tile", ctx.last_tile),
-        ("ruleset", rs),
-    ):
-        w[key].append(value)
-    keys = {"match_id": mid, "hand_no": no, "win_no": win_no, "ruleset": rs}
-    fans = win.fans
-    cf = rows["computed_fans"]
-    _repeat(cf, len(fans), {**keys, "winner": winner})
-    cf["name"].extend([fan.name for fan in fans])
-    cf["count"].extend([fan.count for fan in fans])
-    cf["points"].extend([fan.points for fan in fans])
+    tables["computed_wins"].append(
+        (
+            mid, no, win_no, winner, ctx.discarder, ctx.win_tile, ctx.self_drawn, win.total,
+            recorded.fan_total if recorded is not None else None, win.meets_minimum,
+            ctx.fourth_tile, ctx.kong_win, ctx.last_tile, rs,
+        )
+    )  # fmt: skip
+    # computed_fans: match_id, hand_no, win_no, winner, name, count, points, ruleset
+    tables["computed_fans"].extend(
+        [(mid, no, win_no, winner, fan.name, fan.count, fan.points, rs) for fan in win.fans]
+    )
     # the recorded net scores are one win's payments only when the hand has one win
     scores = hand.result.scores if len(hand.result.wins) <= 1 else None
-    payments = win.payments
-    n = len(payments)
-    p = rows["computed_payments"]
-    _repeat(p, n, keys)
-    p["seat"].extend(range(n))
-    p["score"].extend(payments)
-    p["recorded_score"].extend(
-        [scores[seat] if scores and seat < len(scores) else None for seat in range(n)]
+    # computed_payments: match_id, hand_no, win_no, seat, score, recorded_score, ruleset
+    tables["computed_payments"].extend(
+        [
+            (mid, no, win_no, seat, score, scores[seat] if scores and seat < len(scores) else None, rs)
+            for seat, score in enumerate(win.payments)
+        ]
     )
-
-
-def _repeat(columns: dict[str, list[Any]], n: int, values: Mapping[str, Any]) -> None:
-    """Append ``n`` rows' worth of each value to its column (the keys every row of a win shares)."""
-    for key, value in values.items():
-        columns[key].extend([value] * n)
 
 
 def _choose(
@@ -281,7 +261,7 @@ def audit_hands(
     """Replay ``hands`` (in dataset order): their audit tables, the count per status and the
     count per check. ``overrides`` maps a ruleset to the profile its hands replay with; checks
     across consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order."""
-    rows = _empty_rows()
+    rows = _Rows()
     statuses: Counter[str] = Counter()
     checks: Counter[str] = Counter()
     sequences = _Sequences()
@@ -300,8 +280,7 @@ def audit_hands(
         if result.findings:
             checks.update(f.check for f in result.findings)
     # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
-    tables = {name: table_from_columns(cols, AUDIT_SCHEMAS[name]) for name, cols in rows.items()}
-    return tables, statuses, checks
+    return rows.tables(), statuses, checks
 
 
 # --- batches of the dataset ---------------------------------------------------------------
@@ -321,9 +300,11 @@ class PartSlicer:
         self.ruleset = ruleset
         # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
         # (ParquetFile, not pq.read_table, which imports pyarrow.dataset and so pandas: ~0.4 s)
-        self.tables = tables or {name: pq.ParquetFile(version / name / sub).read() for name in _PART_TABLES}
+        self.tables = tables or {name: _read_part_table(version / name / sub, name) for name in _PART_TABLES}
         hands = self.tables["hands"]
-        ids = pc.unique(hands.column("match_id"))
+        # each match id's place, in order of first appearance (no pyarrow.compute in the audit:
+        # its import is ~0.05-0.08 s of every audit process's start-up)
+        ids = {mid: i for i, mid in enumerate(dict.fromkeys(hands.column("match_id").to_pylist()))}
         keys = _hand_keys(hands, ids)
         self.events = _offsets(hands.column("n_events").to_pylist())
         # wins, fans and payments rows are grouped per hand, in hand order (any number a hand)
@@ -349,13 +330,29 @@ class PartSlicer:
         )
 
 
-def _hand_keys(table: pa.Table, ids: pa.Array) -> list[int]:
+def _read_part_table(path: Path, name: str) -> pa.Table:
+    """One table of a part file as the read-back needs it. The events are cut by each hand's
+    ``n_events``, so their keys (a match id per event) are not read, and ``kind`` and ``win``
+    stay dictionary-encoded as stored (decoded once per distinct value, not once per event)."""
+    if name != "events":
+        return pq.ParquetFile(path).read()
+    events = pq.ParquetFile(path, read_dictionary=["kind", "win"])
+    return events.read(columns=[c for c in events.schema_arrow.names if c not in ("match_id", "hand_no")])
+
+
+def _hand_keys(table: pa.Table, ids: dict[str, int]) -> list[int]:
     """Each row's (match_id, hand_no) as one integer, equal exactly when both are: the match id's
-    place among ``ids`` (-1 when absent) and the hand number (a null one never equals a number).
-    Integers compare and convert far faster than pairs of strings and numbers."""
-    code = pc.fill_null(pc.index_in(table.column("match_id"), value_set=ids), -1).cast(pa.int64())
-    number = pc.fill_null(pc.add(table.column("hand_no").cast(pa.int64()), 1 << 31), 1 << 32)
-    return pc.add(pc.multiply(code, 1 << 33), number).to_numpy().tolist()
+    place in ``ids`` (-1 when absent) and the hand number (a null one never equals a number).
+    Integers compare and convert far faster than pairs of strings and numbers. (numpy on the
+    columns' buffers: a compute call with a Python number, or ``to_numpy``, imports pandas.)"""
+    place = ids.get
+    code = np.array([place(mid, -1) for mid in table.column("match_id").to_pylist()], np.int64)
+    hand_no = table.column("hand_no")
+    number = int_values(hand_no).astype(np.int64) + (1 << 31)
+    valid = valid_mask(hand_no)
+    if valid is not None:
+        number[~valid] = 1 << 32
+    return (code * (1 << 33) + number).tolist()
 
 
 def _offsets(counts: Any) -> list[int]:
@@ -443,7 +440,8 @@ def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batc
 def _match_edges(hands_file: Path, edges: list[int]) -> list[int]:
     """Slice edges moved forward to the next match boundary: a match's hands stay in one task,
     so the checks across consecutive hands (dealer rotation, streaks) see them all."""
-    ids = pq.read_table(hands_file, columns=["match_id"]).column("match_id").to_pylist()
+    # (ParquetFile: pq.read_table imports pyarrow.dataset, and so pandas)
+    ids = pq.ParquetFile(hands_file).read(columns=["match_id"]).column("match_id").to_pylist()
     moved = []
     for edge in edges:
         while 0 < edge < len(ids) and ids[edge] == ids[edge - 1]:
@@ -465,6 +463,8 @@ def _pool_results(
         return
     # spawned workers (mjstats.workers): clean interpreters that die with this process and never
     # re-run the caller's script, so a library call needs no ``__main__`` guard
+    from mjstats.workers import ordered_map  # here: multiprocessing's import (~0.03 s) only for jobs
+
     yield from ordered_map(
         _run_task, ((task,) for task in tasks), jobs, init=_init_worker, init_args=(profile, overrides)
     )
@@ -499,12 +499,21 @@ class PartWriter:
         name_of_file = f"part-{self.files:05d}.parquet"
         self.files += 1
         for name, parts in self.pending.items():
-            table = pa.concat_tables(parts) if parts else self.schemas[name].empty_table()
+            table = pa.concat_tables(parts) if parts else empty_table(self.schemas[name])
             parts.clear()
             column = table.column("ruleset")
             rest = table.drop_columns(["ruleset"])
-            for value in sorted(set(pc.unique(column).to_pylist()), key=str):
-                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(pc.equal(column, value)))
+            values = sorted(set(column.to_pylist()), key=str)
+            if len(values) == 1 and values[0] is not None:  # one ruleset (the usual): every row
+                self.put(f"{name}/ruleset={values[0]}/{name_of_file}", rest)
+                continue
+            if not values:  # no rows: no file
+                continue
+            import pyarrow.compute as pc  # several rulesets: a filter each (not imported otherwise)
+
+            for value in values:
+                chosen = pc.equal(column, string_scalar(value))
+                self.put(f"{name}/ruleset={value}/{name_of_file}", rest.filter(chosen))
         self.hands = 0
 
 
@@ -604,11 +613,14 @@ def store_results(
         writer.flush()
         manifest["tables"] = sorted({*manifest.get("tables", []), *AUDIT_SCHEMAS})
     # a duplicate hand is its own category: it was read fine, the dataset already holds it
-    is_duplicate = pc.fill_null(pc.starts_with(rejects.column("error"), DUPLICATE_HAND), False)
-    unreadable, duplicates = rejects.filter(pc.invert(is_duplicate)), rejects.filter(is_duplicate)
+    errors = rejects.column("error").to_pylist()
+    duplicate = [e is not None and e.startswith(DUPLICATE_HAND) for e in errors]
+    unreadable = [i for i, dup in enumerate(duplicate) if not dup]
+    duplicates = [i for i, dup in enumerate(duplicate) if dup]
 
-    def first(table: pa.Table) -> tuple[str, ...]:  # the summary shows the first few
-        return tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in table.slice(0, 5).to_pylist())
+    def first(rows: list[int]) -> tuple[str, ...]:  # the summary shows the first few
+        shown = [rejects.slice(i, 1).to_pylist()[0] for i in rows[:5]]
+        return tuple(f"{r['source']}:{r['line']}: {r['error']}" for r in shown)
 
     return AuditSummary(
         dataset=str(dataset),
@@ -616,11 +628,11 @@ def store_results(
         clean=statuses.get("clean", 0),
         statuses=dict(sorted(statuses.items())),
         findings_by_check=dict(sorted(checks.items())),
-        rejects=unreadable.num_rows,
+        rejects=len(unreadable),
         reject_errors=first(unreadable),
         seconds=time.perf_counter() - started,
         jobs=jobs,
-        duplicates=duplicates.num_rows,
+        duplicates=len(duplicates),
         duplicate_errors=first(duplicates),
     )
 

@@ -110,6 +110,8 @@ def test_ingest_command_imports_no_pandas(tmp_path) -> None:  # type: ignore[no-
 
 
 def _values_of(type_: pa.DataType) -> st.SearchStrategy:
+    if isinstance(type_, pa.ListType):  # a list may be null, and so may its items
+        return st.lists(st.one_of(st.none(), _values_of(type_.value_type)), max_size=4)
     if type_ == pa.string():
         return _text
     if type_ == pa.bool_():
@@ -118,15 +120,18 @@ def _values_of(type_: pa.DataType) -> st.SearchStrategy:
     return st.integers(-(2**bits), 2**bits - 1)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=80)
 @given(st.data())
 def test_table_from_columns_equals_from_pydict(data: st.DataObject) -> None:
-    """Every derived table the audit writes, with nulls anywhere, as ``from_pydict`` builds it."""
+    """Every derived table the audit writes and every ingest table (lists of integers and of
+    string lists included), with nulls anywhere, as ``from_pydict`` builds it."""
     from mjstats.store.arrow_columns import table_from_columns
     from mjstats.store.derived_schema import DERIVED_SCHEMAS
+    from mjstats.store.schema import SCHEMAS
 
-    name = data.draw(st.sampled_from(sorted(DERIVED_SCHEMAS)))
-    schema = DERIVED_SCHEMAS[name]
+    schemas = {**DERIVED_SCHEMAS, **{f"ingest {k}": v for k, v in SCHEMAS.items()}}
+    name = data.draw(st.sampled_from(sorted(schemas)))
+    schema = schemas[name]
     rows = data.draw(st.integers(0, 12))
     columns = {
         f.name: data.draw(st.lists(st.one_of(st.none(), _values_of(f.type)), min_size=rows, max_size=rows))
@@ -146,3 +151,147 @@ def test_a_value_out_of_its_columns_range_is_refused() -> None:
     except (OverflowError, ValueError):
         return
     raise AssertionError("300 was taken into an int8 column")
+
+
+# --- the readers: integer columns and list offsets from buffers, as pyarrow gives them ----------
+@st.composite
+def _chunked_ints(draw: st.DrawFn) -> pa.ChunkedArray:
+    """An integer column of a few chunks, each possibly a slice of a larger array, with nulls."""
+    type_ = draw(st.sampled_from(sorted(_INT_TYPES, key=str)))
+    bits = _INT_TYPES[type_]
+    chunks = []
+    for _ in range(draw(st.integers(0, 3))):
+        values = draw(st.lists(st.one_of(st.none(), st.integers(-(2**bits), 2**bits - 1)), max_size=30))
+        start = draw(st.integers(0, len(values)))
+        stop = draw(st.integers(start, len(values)))
+        chunks.append(pa.array(values, type_).slice(start, stop - start))
+    return pa.chunked_array(chunks, type_)
+
+
+@settings(deadline=None)
+@given(_chunked_ints(), st.integers(-3, 3))
+def test_int_readers_equal_to_pylist(column: pa.ChunkedArray, fill: int) -> None:
+    from mjstats.store.arrow_columns import int_values, ints_or_none, valid_mask
+
+    expected = column.to_pylist()
+    assert ints_or_none(column) == expected
+    assert int_values(column, fill).tolist() == [fill if v is None else v for v in expected]
+    mask = valid_mask(column)
+    assert (mask is None) == (None not in expected)
+    if mask is not None:
+        assert mask.tolist() == [v is not None for v in expected]
+    for chunk in column.chunks:  # a plain array reads the same
+        assert ints_or_none(chunk) == chunk.to_pylist()
+
+
+@settings(deadline=None)
+@given(st.lists(st.one_of(st.none(), st.lists(st.integers(-128, 127), max_size=4)), max_size=25), st.data())
+def test_list_offsets_equal_lengths_and_flatten(rows: list[list[int] | None], data: st.DataObject) -> None:
+    """``list_offsets`` of a sliced, chunked list column: the offsets of its rows' lengths (a
+    null list has none) and their items, what ``list_value_length`` and ``list_flatten`` give."""
+    from mjstats.store.arrow_columns import list_offsets
+
+    array = pa.array(rows, pa.list_(pa.int8()))
+    start = data.draw(st.integers(0, len(rows)))
+    stop = data.draw(st.integers(start, len(rows)))
+    column = pa.chunked_array([array.slice(start, stop - start), array], array.type)
+    offsets, items = list_offsets(column)
+    kept = rows[start:stop] + rows
+    lengths = [len(r) if r is not None else 0 for r in kept]
+    assert offsets == [sum(lengths[:i]) for i in range(len(kept) + 1)]
+    assert items.to_pylist() == [v for r in kept if r is not None for v in r]
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.data())
+def test_string_lists_with_nulls_equal_pa_array(data: st.DataObject) -> None:
+    rows = data.draw(st.lists(st.one_of(st.none(), st.lists(_text, max_size=4)), max_size=20))
+    _same(string_lists(rows), pa.array(rows, pa.list_(pa.string())))
+
+
+def test_empty_table_equals_the_schemas() -> None:
+    """Every stored table's empty form, as ``Schema.empty_table`` gives it (metadata included)."""
+    from mjstats.store.arrow_columns import empty_table
+    from mjstats.store.derived_schema import DERIVED_SCHEMAS
+    from mjstats.store.schema import SCHEMAS
+
+    for schema in [*SCHEMAS.values(), *DERIVED_SCHEMAS.values(), SCHEMAS["hands"].with_metadata({"k": "v"})]:
+        got = empty_table(schema)
+        got.validate(full=True)
+        assert got.equals(schema.empty_table(), check_metadata=True)
+        assert got.schema.equals(schema, check_metadata=True)
+
+
+def test_string_scalar_selects_as_a_python_value_does() -> None:
+    import pyarrow.compute as pc
+
+    from mjstats.store.arrow_columns import string_scalar
+
+    column = pa.chunked_array([pa.array(["a", None, "b", "a"])])
+    for value in ("a", "b", "c", None):
+        assert pc.equal(column, string_scalar(value)).equals(pc.equal(column, pa.scalar(value, pa.string())))
+
+
+def _runs_without_pandas(code: str) -> list[str]:
+    """The last line ``code`` prints in a fresh interpreter, split (it ends by printing checks)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[-1].split()
+
+
+def test_audit_and_ingest_import_no_pandas(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``ingest_sources`` then ``audit_dataset`` on a tiny Botzone dataset, in one fresh process,
+    leave pandas (and pyarrow.dataset) unimported: the read-back views the columns' buffers, the
+    empty tables and compute calls take no Python scalar (~0.4 CPU s of each command's start-up)."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "botzone" / "sample.txt"
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from mjstats.store import SourceInput, ingest_sources\n"
+        f"ingest_sources([SourceInput(Path({str(sample)!r}), 'botzone')], Path({str(tmp_path / 'ds')!r}))\n"
+        "after_ingest = 'pandas' in sys.modules\n"
+        "import mjstats.audit\n"
+        f"summary = mjstats.audit.audit_dataset({str(tmp_path / 'ds')!r}, jobs=1)\n"
+        "assert summary.hands > 0, summary\n"
+        "print(after_ingest, 'pandas' in sys.modules, 'pyarrow.dataset' in sys.modules)\n"
+    )
+    assert _runs_without_pandas(code) == ["False", "False", "False"]
+
+
+def test_audit_command_imports_no_pandas(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``mjstats audit --jobs 1`` (the command, as a user runs it, in a fresh process) imports
+    neither pandas nor pyarrow.compute on a dataset of one ruleset (each ~0.05-0.4 s of start-up)."""
+    from pathlib import Path
+
+    from mjstats.store import SourceInput, ingest_sources
+
+    sample = Path(__file__).resolve().parent.parent / "data" / "botzone" / "sample.txt"
+    ds = str(tmp_path / "ds")
+    ingest_sources([SourceInput(sample, "botzone")], Path(ds))
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = ['mjstats', 'audit', '-q', '--jobs', '1', {ds!r}]\n"
+        "try:\n"
+        "    runpy.run_module('mjstats', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    assert not stop.code, stop.code\n"
+        "print('pandas' in sys.modules, 'pyarrow.compute' in sys.modules)\n"
+    )
+    assert _runs_without_pandas(code) == ["False", "False"]
+
+
+def test_list_offsets_leave_out_the_items_of_a_null_list() -> None:
+    """Arrow lets a null list span items; they are not the column's (as ``list_flatten``)."""
+    from mjstats.store.arrow_columns import list_offsets
+
+    items = numbers(np.arange(6), pa.int8())
+    offsets = pa.py_buffer(np.array([0, 2, 4, 6], np.int32))
+    valid = pa.py_buffer(np.packbits(np.array([1, 0, 1], np.bool_), bitorder="little"))
+    column = pa.Array.from_buffers(pa.list_(pa.int8()), 3, [valid, offsets], null_count=1, children=[items])
+    got_offsets, got_items = list_offsets(column)
+    assert got_offsets == [0, 2, 2, 4]
+    assert got_items.to_pylist() == [0, 1, 4, 5]

@@ -26,6 +26,7 @@ from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
 from mjstats.replay.profile import ReplayProfile
 from mjstats.store import open_dataset
+from mjstats.store.arrow_columns import empty_table
 from mjstats.store.fs import is_url
 from mjstats.store.remote import dataset_lock
 from mjstats.workers import ordered_map
@@ -208,7 +209,7 @@ def decisions(
                     progress(done)
             writer.flush()
             if not rows:  # no decision at all: an empty file keeps the table's columns
-                empty = DECISIONS_SCHEMA.empty_table().drop_columns(["ruleset"])
+                empty = empty_table(DECISIONS_SCHEMA).drop_columns(["ruleset"])
                 put(f"{DECISIONS}/part-empty.parquet", empty)
             manifest["tables"] = sorted({*manifest.get("tables", []), DECISIONS})
     return DecisionSummary(

@@ -1,9 +1,11 @@
-"""Arrow arrays built from numpy buffers and encoded strings, for the ingest's hot paths.
+"""Arrow arrays built from numpy buffers and encoded strings, and read back the same way.
 
-``pa.array`` checks every input for pandas objects, and its first call imports pandas (~0.4 CPU s
-a command that never uses it). These builders hand Arrow the buffers themselves
-(``pa.Array.from_buffers``): the arrays equal those ``pa.array`` gives for the same values,
-type and nulls, and building them skips the per-value conversion.
+``pa.array``, ``pa.scalar``, ``Array.to_numpy`` and ``Schema.empty_table`` import pandas on their
+first call (~0.4 CPU s a command that never uses it). These builders hand Arrow the buffers
+themselves (``pa.Array.from_buffers``): the arrays equal those ``pa.array`` gives for the same
+values, type and nulls, and building them skips the per-value conversion. The readers
+(:func:`int_values`, :func:`ints_or_none`, :func:`list_offsets`) view an integer column's buffers
+as numpy arrays, which is what ``to_numpy`` does, without its import.
 """
 
 from __future__ import annotations
@@ -16,12 +18,18 @@ import pyarrow as pa
 __all__ = [
     "booleans",
     "column",
+    "empty_table",
+    "int_values",
+    "ints_or_none",
+    "list_offsets",
     "numbers",
     "repeated_string",
     "repeated_strings",
     "string_lists",
+    "string_scalar",
     "strings",
     "table_from_columns",
+    "valid_mask",
 ]
 
 _NUMPY_TYPES = {
@@ -31,6 +39,7 @@ _NUMPY_TYPES = {
     pa.int64(): np.int64,
 }
 _MAX_OFFSET = 2**31 - 1  # string offsets are int32
+_STRING_LIST = pa.list_(pa.string())
 
 
 def _validity(valid: np.ndarray | None) -> tuple[pa.Buffer | None, int]:
@@ -90,12 +99,38 @@ def repeated_string(value: str, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.string(), n, buffers, null_count=0)
 
 
-def string_lists(rows: Sequence[Sequence[str]]) -> pa.Array:
-    """A ``list<string>`` column without nulls (lists or strings)."""
-    offsets = np.zeros(len(rows) + 1, np.int32)
-    np.cumsum(np.fromiter(map(len, rows), np.int64, len(rows)), out=offsets[1:])
-    items = strings([item for row in rows for item in row])
-    return pa.ListArray.from_arrays(numbers(offsets, pa.int32()), items)
+def string_lists(rows: Sequence[Sequence[str] | None]) -> pa.Array:
+    """A ``list<string>`` column (lists or tuples of strings); None is a null list."""
+    n = len(rows)
+    valid = None
+    if None in rows:
+        valid = np.fromiter((r is not None for r in rows), np.bool_, n)
+        rows = [r or () for r in rows]
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])  # type: ignore[arg-type]
+    items = strings([item for row in rows for item in row])  # type: ignore[union-attr]
+    bitmap, nulls = _validity(valid)
+    return pa.Array.from_buffers(
+        _STRING_LIST, n, [bitmap, pa.py_buffer(offsets)], null_count=nulls, children=[items]
+    )
+
+
+def _lists(rows: Sequence[Sequence[object] | None], type: pa.ListType) -> pa.Array:
+    """A list column of integers or of string lists (a hand's wall, dice, meta pairs); None is a
+    null list, and a None item a null item."""
+    n = len(rows)
+    valid = None
+    if None in rows:
+        valid = np.fromiter((r is not None for r in rows), np.bool_, n)
+        rows = [r or () for r in rows]
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])  # type: ignore[arg-type]
+    if offsets[-1] > _MAX_OFFSET:
+        raise ValueError(f"{offsets[-1]:,} list items are more than one Arrow list column holds")
+    items = column([item for row in rows for item in row], type.value_type)  # type: ignore[union-attr]
+    bitmap, nulls = _validity(valid)
+    buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32))]
+    return pa.Array.from_buffers(type, n, buffers, null_count=nulls, children=[items])
 
 
 def repeated_strings(values: Sequence[str], counts: np.ndarray) -> pa.Array:
@@ -117,6 +152,10 @@ def column(values: Sequence[object], type: pa.DataType) -> pa.Array:
     built from buffers for strings, integers and bools (any other type is left to ``pa.array``)."""
     if type == pa.string():
         return strings(values)  # type: ignore[arg-type]
+    if type == _STRING_LIST:
+        return string_lists(values)  # type: ignore[arg-type]
+    if isinstance(type, pa.ListType) and (type.value_type in _NUMPY_TYPES or type.value_type == _STRING_LIST):
+        return _lists(values, type)  # type: ignore[arg-type]
     if type in _NUMPY_TYPES or type == pa.bool_():
         valid = None
         if None in values:
@@ -134,3 +173,111 @@ def table_from_columns(columns: dict[str, Sequence[object]], schema: pa.Schema) 
     """``pa.Table.from_pydict(columns, schema=schema)`` built with :func:`column`: the derived
     tables the audit and decisions workers make, without the pandas import ``pa.array`` costs."""
     return pa.Table.from_arrays([column(columns[f.name], f.type) for f in schema], schema=schema)
+
+
+def empty_table(schema: pa.Schema) -> pa.Table:
+    """``schema.empty_table()`` (no rows, the schema and its metadata) without its pandas import."""
+    return pa.Table.from_arrays([pa.nulls(0, f.type) for f in schema], schema=schema)
+
+
+def string_scalar(value: str | None) -> pa.Scalar:
+    """A string scalar (None: a null one) for a compute call, built without ``pa.scalar``'s
+    pandas import (a plain Python value given to a compute function goes through it)."""
+    return strings([value])[0]
+
+
+def _chunks(values: pa.ChunkedArray | pa.Array) -> list[pa.Array]:
+    return values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+
+
+def _chunk_valid(chunk: pa.Array) -> np.ndarray | None:
+    """A chunk's validity as a bool mask (True: a value); None when it has no nulls."""
+    if chunk.null_count == 0:
+        return None
+    if chunk.null_count == len(chunk) and chunk.buffers()[0] is None:  # a null-typed or all-null chunk
+        return np.zeros(len(chunk), np.bool_)
+    bits = np.frombuffer(chunk.buffers()[0], np.uint8)
+    unpacked = np.unpackbits(bits, count=chunk.offset + len(chunk), bitorder="little")
+    return unpacked[chunk.offset :].view(np.bool_)
+
+
+def valid_mask(values: pa.ChunkedArray | pa.Array) -> np.ndarray | None:
+    """Where a column holds a value (a bool mask); None when it holds no null."""
+    if values.null_count == 0:
+        return None
+    masks = [
+        np.ones(len(c), np.bool_) if (m := _chunk_valid(c)) is None else m for c in _chunks(values)
+    ]
+    return np.concatenate(masks) if masks else np.zeros(0, np.bool_)
+
+
+def _chunk_ints(chunk: pa.Array) -> np.ndarray:
+    """An integer chunk's values as a numpy view of its data buffer (nulls: whatever it holds)."""
+    dtype = _NUMPY_TYPES[chunk.type]
+    data = chunk.buffers()[1]
+    if data is None:  # no rows
+        return np.zeros(len(chunk), dtype)
+    return np.frombuffer(data, dtype, count=chunk.offset + len(chunk))[chunk.offset :]
+
+
+def int_values(values: pa.ChunkedArray | pa.Array, fill: int = 0) -> np.ndarray:
+    """An integer column (int8 ... int64) as a numpy array of its type, ``fill`` where null:
+    ``fill_null(values, fill).to_numpy()`` without pandas or a compute call."""
+    parts = [_chunk_ints(c) for c in _chunks(values)]
+    if values.null_count == 0 and len(parts) == 1:
+        return parts[0]  # a read-only view of Arrow's buffer
+    out = np.concatenate(parts) if parts else np.zeros(0, _NUMPY_TYPES[values.type])  # a copy
+    if values.null_count:
+        valid = valid_mask(values)
+        assert valid is not None
+        out[~valid] = fill
+    return out
+
+
+def ints_or_none(values: pa.ChunkedArray | pa.Array) -> list[int | None]:
+    """An integer column as Python ints and None: ``to_pylist()``, several times faster (no
+    scalar per value)."""
+    n, nulls = len(values), values.null_count
+    if nulls == 0:
+        return int_values(values).tolist()
+    if nulls == n:
+        return [None] * n
+    valid = valid_mask(values)
+    assert valid is not None
+    numbers_ = int_values(values)
+    if 2 * nulls < n:
+        out: list[int | None] = numbers_.tolist()
+        for i in np.flatnonzero(~valid).tolist():
+            out[i] = None
+        return out
+    out = [None] * n
+    where = np.flatnonzero(valid)
+    for i, v in zip(where.tolist(), numbers_[where].tolist(), strict=True):
+        out[i] = v
+    return out
+
+
+def list_offsets(values: pa.ChunkedArray | pa.Array) -> tuple[list[int], pa.Array]:
+    """A list column's row offsets into its flattened items (a null list: no items) and those
+    items: ``list_value_length`` and ``list_flatten`` without pyarrow.compute."""
+    lengths = []
+    items = []
+    for chunk in _chunks(values):
+        bounds = _chunk_ints(chunk.offsets).astype(np.int64)  # the chunk's slice of them
+        size = np.diff(bounds)
+        valid = _chunk_valid(chunk)
+        if valid is not None and size[~valid].any():
+            # a null list over items (Arrow allows it): they are not the column's
+            items.append(chunk.flatten())  # (imports pyarrow.compute)
+            size[~valid] = 0
+        elif len(chunk):
+            # its items are one run of the child array (``flatten`` without its compute import)
+            items.append(chunk.values.slice(int(bounds[0]), int(bounds[-1] - bounds[0])))
+        lengths.append(size)
+    offsets = np.zeros(sum(map(len, lengths)) + 1, np.int64)
+    if lengths:
+        np.cumsum(np.concatenate(lengths), out=offsets[1:])
+    if len(items) == 1:
+        return offsets.tolist(), items[0]
+    flat = pa.concat_arrays(items) if items else pa.nulls(0, values.type.value_type)
+    return offsets.tolist(), flat

@@ -19,7 +19,6 @@ from mjstats.formats import format_module
 from mjstats.formats.limits import Cut
 from mjstats.records import Hand, Outcome, Reject
 from mjstats.store.schema import UNDATED, HandColumns
-from mjstats.workers import ordered_map
 
 __all__ = ["BATCH_RECORDS", "HandInfo", "ParsedBatch", "batch_from_records", "hand_info", "parse_batches"]
 
@@ -144,6 +143,8 @@ def parse_batches(
         for items in batches:
             yield parse_batch(format_name, source, items)
         return
+    from mjstats.workers import ordered_map  # here: multiprocessing's import (~0.03 s) only for jobs
+
     yield from ordered_map(parse_batch, ((format_name, source, items) for items in batches), jobs)
 
 

@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 
 from mjstats.errors import DatasetError
 from mjstats.records import Hand
+from mjstats.store.arrow_columns import empty_table
 from mjstats.store.derived_schema import DERIVED_SCHEMAS, read_schema
 from mjstats.store.fs import is_remote, local_path
 from mjstats.store.layout import current_version, manifest, version_path
@@ -137,8 +138,7 @@ class Dataset:
                 if name != "rejects":
                     schema = schema.append(pa.field("ruleset", pa.string()))
                     schema = schema.append(pa.field("period", pa.string()))
-            # (not schema.empty_table(), which imports pandas: see the read below)
-            table = pa.table([pa.nulls(0, f.type) for f in schema], schema=schema)
+            table = empty_table(schema)  # (not schema.empty_table(), which imports pandas)
             return table.select(list(columns)) if columns else table
         if not folder.is_dir():
             raise DatasetError(f"{self.root}: no table {name!r} (have: {', '.join(self.tables)})")

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -21,7 +20,7 @@ from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Reject
-from mjstats.store.arrow_columns import numbers, string_lists, strings
+from mjstats.store.arrow_columns import empty_table, table_from_columns
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.fs import is_remote, local_path
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
@@ -154,7 +153,7 @@ class _PartitionWriter:
         if self.n_hands == 0 and not self.matches["match_id"]:
             return
         tables = {
-            name: pa.concat_tables(parts) if parts else SCHEMAS[name].empty_table()
+            name: pa.concat_tables(parts) if parts else empty_table(SCHEMAS[name])
             for name, parts in self.pending.items()
         }
         tables["matches"] = _matches_table(self.matches)
@@ -178,20 +177,7 @@ class _PartitionWriter:
 
 def _matches_table(columns: dict[str, list[Any]]) -> pa.Table:
     """The matches buffered for a part file as a table (built from buffers: ``arrow_columns``)."""
-    lines = columns["line"]
-    has_line = np.array([v is not None for v in lines], np.bool_)
-    return pa.Table.from_arrays(
-        [
-            strings(columns["match_id"]),
-            strings(columns["profile"]),
-            string_lists(columns["players"]),
-            numbers(columns["n_hands"], pa.int32()),
-            strings(columns["started_at"]),
-            strings(columns["source"]),
-            numbers([v if v is not None else 0 for v in lines], pa.int64(), has_line),
-        ],
-        schema=SCHEMAS["matches"],
-    )
+    return table_from_columns(columns, SCHEMAS["matches"])
 
 
 def _batches(item: SourceInput, jobs: int, batch_records: int) -> Iterator[ParsedBatch]:

@@ -72,6 +72,8 @@ test-pure: $(STAMP_DEV)
 ## compiles into a new one, then renames a new link over the old (atomic: a process importing
 ## meanwhile finds one build or the other, never none), then removes the versions that are
 ## neither the current one nor mapped by a running process (an extension loaded from it).
+## The stamp .built is dated from before the copy: a file edited while building is newer, so
+## the next `make compiled` builds again (the link makes the stamp visible only once built).
 COMPILED := build/compiled
 PACKAGE_FILES := $(shell find mjstats -type f ! -path '*/__pycache__/*')
 ## One build at a time: a second `make compiled` (or test-compiled, bench) waits on the lock, then
@@ -83,6 +85,7 @@ $(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
 	@set -e; version=compiled-$$(date -u +%Y%m%dT%H%M%SZ)-$$$$; new=build/$$version; \
 	echo "building $$new"; \
 	rm -rf $(COMPILED).tmp $$new && mkdir -p $$new; \
+	touch $$new/.built; \
 	cp -r mjstats $$new/; \
 	find $$new -name __pycache__ -prune -exec rm -rf {} +; \
 	if ! (cd $$new && $(abspath $(BIN))/mypyc --follow-imports=silent --ignore-missing-imports \
@@ -91,7 +94,6 @@ $(COMPILED)/.built: $(STAMP_DEV) $(PACKAGE_FILES)
 		echo "build failed (build/compiled-failed.log); $(COMPILED) is unchanged"; exit 1; \
 	fi; \
 	rm -rf $$new/build $$new/build.log build/compiled-failed.log; \
-	touch $$new/.built; \
 	if [ -d $(COMPILED) ] && [ ! -L $(COMPILED) ]; then mv $(COMPILED) build/compiled-unversioned-$$$$; fi; \
 	ln -s $$version $(COMPILED).next && mv -T $(COMPILED).next $(COMPILED); \
 	for old in build/compiled-*; do \

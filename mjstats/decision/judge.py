@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from mjstats.decision.view import RulesetView, Table, view_for
+from mjstats.decision.view import KindsMask, RulesetView, Table, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import Meld, ReplayProfile
@@ -63,21 +63,24 @@ class _Row:
         self.names = ""
         self.danger = UNKNOWN
         self.flags: set[str] = set()
-        # what decides whether a discard keeping the best shanten was safe (no ready opponent
-        # waits on it): the best discards and the opponents' waits, read only at a deal-in
-        self.safe: tuple[tuple[int, ...], tuple[frozenset[int], ...]] | None = None
-
-    def was_safe(self) -> bool:
-        if self.safe is None:
-            return False
-        candidates, waits = self.safe
-        return any(all(t not in w for w in waits) for t in candidates)
+        # a discard keeping the best shanten was in no opponent's wait (read at a deal-in)
+        self.safe = False
 
     def freeze(self, hand: Hand) -> Decision:
         return Decision(
             hand.match_id, hand.hand_no, self.seq, self.seat, self.kind, self.before, self.after,
             self.kept, self.best, self.names, self.danger, ",".join(sorted(self.flags)),
         )  # fmt: skip
+
+
+def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
+    """The unseen copies of the kinds of a kinds mask: one pass over its set bits."""
+    total = 0
+    while kinds:
+        low = kinds & -kinds
+        total += unseen[low.bit_length() - 1]
+        kinds ^= low
+    return total
 
 
 def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
@@ -98,8 +101,8 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     return out
 
 
-_NOT_ASKED = frozenset({-1})  # a marker: waits not computed yet
-_NO_WAITS: frozenset[int] = frozenset()
+_NOT_ASKED = -1  # a marker: waits not computed yet (a kinds mask is never negative)
+_NO_WAITS = 0
 
 
 class _SeatHand:
@@ -133,7 +136,7 @@ class _Judge:
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
-        self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
+        self.others: dict[int, KindsMask] | None = None  # the last discard's opponents' waits
         self.hands: list[_SeatHand | None] = [None] * 4
         # each seat's view, asked of the ruleset once and again only after an event that may
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
@@ -199,10 +202,10 @@ class _Judge:
         known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
         return known
 
-    def waits(self, known: _SeatHand) -> frozenset[int]:
+    def waits(self, known: _SeatHand) -> KindsMask:
         """The kinds completing a seat's (playing) hand, asked once per hand (not at all of a
         hand the view says cannot wait)."""
-        if known.waits is _NOT_ASKED:
+        if known.waits == _NOT_ASKED:
             view = known.view
             far = view.far_waits
             if far is not None and self.hand_shanten(known) > 0 and not far(known.counts, known.groups):
@@ -249,7 +252,7 @@ class _Judge:
         left = self.view_of(seat).discard_shanten(self.replay, counts, groups, kinds)
         return min(left.values(), default=99)
 
-    def waits_of_others(self, seat: int) -> dict[int, frozenset[int]] | None:
+    def waits_of_others(self, seat: int) -> dict[int, KindsMask] | None:
         """The waits of the other seats still in the hand, ready or not (None: a seat's hand is
         not playable)."""
         out = {}
@@ -296,7 +299,7 @@ class _Judge:
             return False
         if (*before.counts[:drawn], before.counts[drawn] + 1, *before.counts[drawn + 1 :]) != counts:
             return False
-        return drawn not in self.waits(before)
+        return not self.waits(before) >> drawn & 1
 
     def judge_discard(self, seq: int, seat: int, tile: int) -> _Row:
         row = _Row(seq, seat, "discard")
@@ -305,7 +308,10 @@ class _Judge:
         others = self.waits_of_others(seat)
         self.others = others
         if others is not None:
-            row.danger = sum(tile in waits for waits in others.values())
+            danger = 0
+            for waits in others.values():
+                danger += waits >> tile & 1
+            row.danger = danger
         player = state.seats[seat]
         concealed = player.concealed
         if not concealed[tile] or not self.playing(seat, 1) or not view.ready(replay):
@@ -340,10 +346,7 @@ class _Judge:
         unseen = self.unseen(seat, counts)
         useful: dict[int, int] = {}
         for t in candidates:
-            total = 0
-            for k in kinds_after[t]:
-                total += unseen[k]
-            useful[t] = total
+            useful[t] = _unseen_of(kinds_after[t], unseen)
         most = max(useful.values())
         after = shanten[tile]
         row.before, row.after = best, after
@@ -359,7 +362,10 @@ class _Judge:
             # not flagged, as it says nothing of the shape the next tiles make (docs/decisions.md)
             row.flags.add("inefficient")
         if others is not None:
-            row.safe = (tuple(useful), tuple(others.values()))
+            waited = 0
+            for waits in others.values():
+                waited |= waits
+            row.safe = any(not waited >> t & 1 for t in candidates)
         return row
 
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
@@ -383,7 +389,8 @@ class _Judge:
             waits = others.get(o) if others is not None else None
             if waits is None and view.wins_need_waits:
                 waits = self.waits(known)
-            can_win = (waits is None or tile in waits) and view.legal_win(replay, o, tile, False, discarder)
+            shaped = waits is None or waits >> tile & 1 == 1
+            can_win = shaped and view.legal_win(replay, o, tile, False, discarder)
             if response in _CLAIMS:
                 self.claim_missed[o] = can_win
                 continue
@@ -452,7 +459,7 @@ class _Judge:
             and ev.win is None  # 抢金, 三金倒, 天和 take no one's discard
         ):
             row.flags.add("deal_in")
-            if row.was_safe():
+            if row.safe:
                 row.flags.add("unsafe")
         inner(ev)
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from mjstats.decision.view import Counts, RulesetView
+from mjstats.decision.view import Counts, KindsMask, RulesetView
 from mjstats.errors import InvalidHand
 from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
-    guobiao_useful,
     guobiao_useful_after_discards,
+    guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
 
@@ -35,16 +35,20 @@ def _guobiao_shanten(counts: Counts, melds: int) -> int:
 
 
 @lru_cache(maxsize=1 << 15)
-def _guobiao_waits(counts: Counts, melds: MeldKey) -> frozenset[int]:
-    """Kinds completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the knitted forms
-    included), by shape."""
+def _guobiao_waits(counts: Counts, melds: MeldKey) -> KindsMask:
+    """Kinds (a kinds mask) completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the
+    knitted forms included), by shape."""
     from mjstats.rulesets.guobiao.waits import waits
 
     tiles = [t for t, n in enumerate(counts) for _ in range(n)]
     try:
-        return frozenset(int(t) for t in waits(tiles, list(melds)))
+        found = waits(tiles, list(melds))
     except InvalidHand:
-        return frozenset()
+        return 0
+    out = 0
+    for t in found:
+        out |= 1 << int(t)
+    return out
 
 
 def _special_may_wait(counts: Counts, melds: int) -> bool:
@@ -77,7 +81,7 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
         if before[tile] < 1:
             return False
         before[tile] -= 1
-        if tile not in _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)):
+        if not _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)) >> tile & 1:
             return False
     # 海底: the seat after the one who just drew or discarded has nothing left to draw
     after = seat if self_drawn else discarder if discarder is not None else seat
@@ -96,7 +100,7 @@ VIEW = RulesetView(
     shanten=lambda replay, counts, melds: (
         guobiao_shanten(counts, melds) if max(counts) <= 4 else _guobiao_shanten(counts, melds)
     ),
-    useful=lambda replay, counts, melds: guobiao_useful(counts, melds),
+    useful=lambda replay, counts, melds: guobiao_useful_mask(counts, melds),
     discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
     waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
     legal_win=_gb_legal_win,

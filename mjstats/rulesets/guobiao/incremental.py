@@ -13,6 +13,7 @@ value and "which draws help" are integer operations on small memoised tables:
 * a suit's draw ranks and their masks are memoised on the suit's 9 counts: a rank is useful
   when its mask meets the good mask.
 
+Useful kinds travel as kinds masks (bit k for kind k; ``mjstats.decision.view``).
 Same numbers as ``GuobiaoShape.shanten`` and ``integrity.useful.useful_kinds`` (tests compare
 them, and a differential test compares this with the straightforward computation).
 """
@@ -32,6 +33,7 @@ __all__ = [
     "guobiao_shanten",
     "guobiao_useful",
     "guobiao_useful_after_discards",
+    "guobiao_useful_mask",
 ]
 
 Counts = tuple[int, ...]
@@ -263,12 +265,12 @@ def _part_discards(rest: int, part_counts: Counts, part: int, groups: int) -> tu
     return found
 
 
-_USEFUL: dict[tuple[int, Counts, int, int, int], tuple[int, ...]] = {}
+_USEFUL: dict[tuple[int, Counts, int, int, int], int] = {}
 
 
-def _part_useful(rest: int, part_counts: Counts, part: int, groups: int, below: int) -> tuple[int, ...]:
-    """The kinds of a part (its 9 or 7 counts) whose draw takes the regular form under
-    ``below``, the other parts merged into ``rest``: memoised like ``_part_discards``."""
+def _part_useful(rest: int, part_counts: Counts, part: int, groups: int, below: int) -> int:
+    """The kinds (a kinds mask) of a part (its 9 or 7 counts) whose draw takes the regular form
+    under ``below``, the other parts merged into ``rest``: memoised like ``_part_discards``."""
     key = (rest, part_counts, part, groups, below)
     found = _USEFUL.get(key)
     if found is None:
@@ -277,7 +279,10 @@ def _part_useful(rest: int, part_counts: Counts, part: int, groups: int, below: 
         else:
             draws = _suit_draws(part_counts, groups, 9 * part)
         good = _good(rest, groups, below)
-        found = tuple(k for k, mask in draws if mask & good)
+        found = 0
+        for k, mask in draws:
+            if mask & good:
+                found |= 1 << k
         if len(_USEFUL) >= _LIMIT:
             _USEFUL.clear()
         _USEFUL[key] = found
@@ -315,8 +320,8 @@ class _Hand:
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
         # (part, its mask after the discard, shanten left): the useful kinds of the other parts
-        self.side: dict[tuple[int, int, int], list[int]] = {}
-        self.odd: list[int] | None = None  # kinds held once or three times (七对's draws)
+        self.side: dict[tuple[int, int, int], int] = {}
+        self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # per part: each held kind's (mask, counts) once discarded (``_removals``), when asked
         self.removed: list[dict[int, tuple[int, Counts]] | None] = [None, None, None, None]
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked
@@ -341,7 +346,7 @@ class _Hand:
             self.shanten = found
         return found
 
-    def useful_after(self, t: int) -> frozenset[int]:
+    def useful_after(self, t: int) -> int:
         """The useful kinds of the hand left by discarding ``t``: only part ``p`` (t's) changes,
         so each other part's rest is the merge of two untouched parts with p's new mask."""
         groups, counts, slices = self.groups, self.counts, self.slices
@@ -355,7 +360,7 @@ class _Hand:
         key = (p, mask, before)
         side = self.side.get(key)
         if side is None:  # discards of one part leaving the same mask share the other parts' draws
-            side = self.side[key] = []
+            side = 0
             parts, pairs = self.parts, self.pairs
             for q in range(4):
                 if q != p and any(slices[q]):
@@ -363,19 +368,24 @@ class _Hand:
                     two = pairs.get(4 * r + o)
                     if two is None:
                         two = pairs[4 * r + o] = _merge(parts[r], parts[o], groups)
-                    side.extend(_part_useful(_merge(two, mask, groups), slices[q], q, groups, before))
-        out = [*_part_useful(self.rests[p], left, p, groups, before), *side]
+                    side |= _part_useful(_merge(two, mask, groups), slices[q], q, groups, before)
+            self.side[key] = side
+        out = _part_useful(self.rests[p], left, p, groups, before) | side
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
                 # 1 -> 2 and 3 -> 4 make a pair for 七对
                 odd = self.odd
-                if odd is None:
-                    odd = self.odd = [k for k in range(34) if counts[k] == 1 or counts[k] == 3]
-                out.extend(k for k in odd if k != t)
+                if odd < 0:
+                    odd = 0
+                    for k in range(34):
+                        if counts[k] == 1 or counts[k] == 3:
+                            odd |= 1 << k
+                    self.odd = odd
+                out |= odd & ~(1 << t)
                 if n == 2 or n == 4:
-                    out.append(t)  # t left once or three times
-        return frozenset(out)
+                    out |= 1 << t  # t left once or three times
+        return out
 
 
 _LAST: list[_Hand] = []
@@ -407,29 +417,45 @@ def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int] | None)
 
 def _useful_of(
     counts: Counts, melds: int, groups: int, parts: list[int], draws: list[tuple[tuple[int, int], ...]]
-) -> frozenset[int]:
-    """The useful kinds of a 13 - 3m tile hand whose part masks and draws are given."""
+) -> int:
+    """The useful kinds (a kinds mask) of a 13 - 3m tile hand whose part masks and draws are given."""
     rests = _rests(parts, groups)
     regular = _least(_merge(rests[0], parts[0], groups), groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
     before = min(regular, seven)
-    out = [k for p in range(4) if draws[p] for k, mask in draws[p] if mask & _good(rests[p], groups, before)]
+    out = 0
+    for p in range(4):
+        if draws[p]:
+            good = _good(rests[p], groups, before)
+            for k, mask in draws[p]:
+                if mask & good:
+                    out |= 1 << k
     if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
-        out.extend(k for k, c in enumerate(counts) if c == 1 or c == 3)
-    return frozenset(out)
+        for k in range(34):
+            if counts[k] == 1 or counts[k] == 3:
+                out |= 1 << k
+    return out
 
 
-def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
-    """The kinds whose draw lowers the shanten of a 13 - 3m tile hand (regular form and 七对):
-    the same set as ``mjstats.integrity.useful.useful_kinds(counts, melds, None)``."""
+def guobiao_useful_mask(counts: Counts, melds: int) -> int:
+    """The kinds (a kinds mask) whose draw lowers the shanten of a 13 - 3m tile hand (regular
+    form and 七对)."""
     groups = 4 - melds
     draws = [_draws(counts, p, groups) for p in range(4)]
     return _useful_of(counts, melds, groups, _parts(counts, groups), draws)
 
 
-def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, frozenset[int]]:
-    """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
-    discarding it: the three untouched parts' masks are shared, only the merges change."""
+def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
+    """The kinds whose draw lowers the shanten of a 13 - 3m tile hand (regular form and 七对):
+    the same set as ``mjstats.integrity.useful.useful_kinds(counts, melds, None)``."""
+    mask = guobiao_useful_mask(counts, melds)
+    return frozenset(k for k in range(34) if mask >> k & 1)
+
+
+def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
+    """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds (a kinds mask) of the
+    hand left by discarding it: the three untouched parts' masks are shared, only the merges
+    change."""
     hand = _hand(counts, melds)
     return {t: hand.useful_after(t) for t in kinds}
 
@@ -443,8 +469,8 @@ def formula_discards(counts: Counts, groups: int) -> dict[int, int]:
     return dict(_hand(counts, 0, groups).discard_shanten())
 
 
-def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[int, frozenset[int]]:
-    """For each of ``kinds`` held: the kinds whose draw lowers the formula of the hand left by
+def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[int, int]:
+    """For each of ``kinds`` held: the kinds (a kinds mask) whose draw lowers the formula of the hand left by
     discarding it (the hand's own kinds within two ranks, as ``integrity.useful`` tries)."""
     hand = _hand(counts, 0, groups)
     return {t: hand.useful_after(t) for t in kinds}

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from mjstats.decision import hand_decisions
 from mjstats.decision.view import RulesetView, kinds_of, view_for
 from mjstats.records import Hand
-from mjstats.rulesets.guobiao import decisions as guobiao_decisions
 from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
@@ -25,7 +24,7 @@ from mjstats.rulesets.guobiao.incremental import (
     guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
-from mjstats.rulesets.guobiao.waits import waits
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits
 from mjstats.sim import SimConfig, simulate
 from tests.decision_oracle import oracle_discard_shanten, oracle_useful
 from tests.judge_oracle import oracle_decisions
@@ -195,7 +194,7 @@ def _filter_agrees(counts: tuple[int, ...], melds: int) -> tuple[bool, bool]:
     if len(free) < melds:
         return True, False
     full = frozenset(int(t) for t in waits(tiles, [("PENG", t, 1) for t in free[:melds]]))
-    if shanten > 0 and not guobiao_decisions._special_may_wait(counts, melds):
+    if shanten > 0 and not special_may_wait(counts, melds):
         assert not full, (counts, melds, sorted(full))
         return False, False
     return True, shanten > 0 and bool(full)
@@ -259,3 +258,75 @@ def test_fuzhou_discards_equal_the_shape_one_by_one():
             expected = useful_kinds(_less(full, t), melds, gold, "fuzhou")
             assert kinds_of(after[t]) == expected, (full, melds, gold, t)
     assert {0, 1, 2} <= golds_seen
+
+
+# --- Guobiao waits as a kinds mask ---------------------------------------------------------------
+
+
+def _waits_as_set(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> frozenset[int]:
+    from mjstats.errors import InvalidHand
+
+    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
+    try:
+        return frozenset(int(t) for t in waits(tiles, list(melds)))
+    except InvalidHand:
+        return frozenset()
+
+
+def _random_melds(rng: random.Random, count: int) -> tuple[tuple[str, int, int], ...]:
+    melds = []
+    for _ in range(count):
+        kind = rng.choice(("CHI", "PENG", "GANG"))
+        tile = rng.randrange(1, 8) + 9 * rng.randrange(3) if kind == "CHI" else rng.randrange(34)
+        melds.append((kind, tile, rng.randrange(4)))
+    return tuple(melds)
+
+
+def _special_near(rng: random.Random) -> tuple[int, ...]:
+    """A 13-tile hand near a special form: 十三幺, 全不靠 or a knitted straight's tiles."""
+    counts = [0] * 34
+    form = rng.choice(("orphans", "knitted", "straight"))
+    if form == "orphans":
+        pool = list(TERMINALS_AND_HONOURS)
+    elif form == "knitted":
+        pool = [*rng.choice(KNITTED_STRAIGHTS), *range(27, 34)]
+    else:
+        pool = list(rng.choice(KNITTED_STRAIGHTS))
+    for t in rng.sample(pool, min(13, len(pool)) - rng.randrange(2)):
+        counts[t] += 1
+    while sum(counts) < 13:
+        t = rng.choice(pool) if rng.random() < 0.5 else rng.randrange(34)
+        if counts[t] < 4:
+            counts[t] += 1
+    return tuple(counts)
+
+
+def test_waits_mask_equals_waits_on_thousands_of_hands():
+    from mjstats.rulesets.guobiao.waits import waits_mask
+
+    rng = random.Random(41)
+    waiting = 0
+    for i in range(4000):
+        melds = rng.choice((0, 0, 0, 1, 1, 2, 3, 4))
+        if i % 5 == 0:
+            counts, melds = _special_near(rng), rng.choice((0, 0, 1))
+        elif i % 2:
+            counts = _shaped_counts(rng, 13 - 3 * melds)
+        else:
+            counts = _uniform_counts(rng, 13 - 3 * melds)
+        meld_tuples = _random_melds(rng, melds)
+        expected = _waits_as_set(counts, meld_tuples)
+        waiting += bool(expected)
+        assert kinds_of(waits_mask(counts, meld_tuples)) == expected, (counts, meld_tuples)
+    assert waiting > 400  # the comparison covers waiting hands, not only empty answers
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10**9), melds=st.integers(0, 4), shaped=st.booleans())
+def test_waits_mask_equals_waits(seed, melds, shaped):
+    from mjstats.rulesets.guobiao.waits import waits_mask
+
+    rng = random.Random(seed)
+    counts = (_shaped_counts if shaped else _uniform_counts)(rng, 13 - 3 * melds)
+    meld_tuples = _random_melds(rng, melds)
+    assert kinds_of(waits_mask(counts, meld_tuples)) == _waits_as_set(counts, meld_tuples)

@@ -8,8 +8,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, KindsMask, RulesetView
-from mjstats.errors import InvalidHand
-from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
@@ -17,6 +15,7 @@ from mjstats.rulesets.guobiao.incremental import (
     guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits_mask
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
@@ -34,39 +33,10 @@ def _guobiao_shanten(counts: Counts, melds: int) -> int:
     return _GUOBIAO.shanten(list(counts), melds)
 
 
-@lru_cache(maxsize=1 << 15)
 def _guobiao_waits(counts: Counts, melds: MeldKey) -> KindsMask:
     """Kinds (a kinds mask) completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the
     knitted forms included), by shape."""
-    from mjstats.rulesets.guobiao.waits import waits
-
-    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
-    try:
-        found = waits(tiles, list(melds))
-    except InvalidHand:
-        return 0
-    out = 0
-    for t in found:
-        out |= 1 << int(t)
-    return out
-
-
-def _special_may_wait(counts: Counts, melds: int) -> bool:
-    """Whether a hand that is not waiting on the regular form or 七对 may still wait on a
-    special form (the judge then asks for its waits): each test is necessary for its form to be
-    one tile away, as in ``tenpai.shanten``."""
-    if melds > 1:
-        return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
-    if melds == 0:
-        kinds = 34 - counts.count(0)
-        if kinds >= 13:  # 全不靠: 13 different kinds
-            return True
-        if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
-            return True
-    # 组合龙: 8 of a knitted straight's 9 tiles
-    return 27 - counts[:27].count(0) >= 8 and any(
-        sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
-    )
+    return waits_mask(counts, melds)
 
 
 def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
@@ -109,5 +79,5 @@ VIEW = RulesetView(
     face_up=lambda replay: (),
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list
-    far_waits=_special_may_wait,
+    far_waits=special_may_wait,
 )

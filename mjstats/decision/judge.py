@@ -10,7 +10,8 @@ limits: docs/decisions.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from mjstats.decision.view import KindsMask, RulesetView, Table, view_for
 from mjstats.errors import ProfileError
@@ -20,7 +21,7 @@ from mjstats.replay.replayer import HandReplay, profile_for
 from mjstats.replay.state import Phase
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["FLAGS", "KINDS", "Decision", "hand_decisions"]
+__all__ = ["FLAGS", "KINDS", "Decision", "DecisionColumns", "hand_decision_columns", "hand_decisions"]
 
 KINDS = ("discard", "claim", "pass_claim", "pass_win")
 FLAGS = ("call_worse", "deal_in", "inefficient", "missed_win", "shanten_loss", "unsafe")
@@ -49,6 +50,46 @@ class Decision:
     flags: str
 
 
+class DecisionColumns:
+    """Decision rows as one list per column (the fields of :class:`Decision`, in order): what
+    ``mjstats decisions`` turns into a table, with no object per row on the way."""
+
+    __slots__ = (
+        "best_discards", "danger", "flags", "hand_no", "kind", "match_id", "seat", "seq", "shanten_after",
+        "shanten_before", "useful_best", "useful_kept",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.match_id: list[str] = []
+        self.hand_no: list[int] = []
+        self.seq: list[int] = []
+        self.seat: list[int] = []
+        self.kind: list[str] = []
+        self.shanten_before: list[int | None] = []
+        self.shanten_after: list[int | None] = []
+        self.useful_kept: list[int | None] = []
+        self.useful_best: list[int | None] = []
+        self.best_discards: list[str] = []
+        self.danger: list[int] = []
+        self.flags: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.seq)
+
+    def columns(self) -> dict[str, list[Any]]:
+        """Each column by its name, in the order of :class:`Decision`'s fields."""
+        return {name: getattr(self, name) for name in DECISION_FIELDS}
+
+    def rows(self) -> list[Decision]:
+        """The rows as :class:`Decision` records (the Python API's view)."""
+        return [
+            Decision(*values) for values in zip(*(getattr(self, n) for n in DECISION_FIELDS), strict=True)
+        ]
+
+
+DECISION_FIELDS = tuple(f.name for f in fields(Decision))
+
+
 class _Row:
     """A decision being built (flags are added later: a deal-in shows at the next event)."""
 
@@ -66,11 +107,20 @@ class _Row:
         # a discard keeping the best shanten was in no opponent's wait (read at a deal-in)
         self.safe = False
 
-    def freeze(self, hand: Hand) -> Decision:
-        return Decision(
-            hand.match_id, hand.hand_no, self.seq, self.seat, self.kind, self.before, self.after,
-            self.kept, self.best, self.names, self.danger, ",".join(sorted(self.flags)),
-        )  # fmt: skip
+    def add_to(self, out: DecisionColumns, match_id: str, hand_no: int) -> None:
+        out.match_id.append(match_id)
+        out.hand_no.append(hand_no)
+        out.seq.append(self.seq)
+        out.seat.append(self.seat)
+        out.kind.append(self.kind)
+        out.shanten_before.append(self.before)
+        out.shanten_after.append(self.after)
+        out.useful_kept.append(self.kept)
+        out.useful_best.append(self.best)
+        out.best_discards.append(self.names)
+        out.danger.append(self.danger)
+        flags = self.flags
+        out.flags.append("" if not flags else ",".join(sorted(flags)))
 
 
 def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
@@ -463,20 +513,32 @@ class _Judge:
                 row.flags.add("unsafe")
         inner(ev)
 
-    def result(self) -> list[Decision]:
-        return [row.freeze(self.hand) for row in self.rows]
+    def add_to(self, out: DecisionColumns) -> int:
+        match_id, hand_no = self.hand.match_id, self.hand.hand_no
+        for row in self.rows:
+            row.add_to(out, match_id, hand_no)
+        return len(self.rows)
 
 
 def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Decision]:
     """Every decision of ``hand`` judged (empty for a ruleset not judged yet or a hand no
     replay profile covers). ``profile`` forces a replay profile (default: the hand's own)."""
+    out = DecisionColumns()
+    hand_decision_columns(hand, out, profile)
+    return out.rows()
+
+
+def hand_decision_columns(hand: Hand, out: DecisionColumns, profile: ReplayProfile | None = None) -> int:
+    """Judge every decision of ``hand`` and append its rows to ``out``; the number of rows (0
+    for a ruleset not judged yet or a hand no replay profile covers). Nothing is appended when
+    the replay raises."""
     view = view_for(hand.ruleset)
     if view is None:
-        return []
+        return 0
     try:
         chosen = profile or profile_for(hand)
     except ProfileError:
-        return []
+        return 0
     replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
     judge = _Judge(hand, replay, view)
     try:
@@ -485,4 +547,4 @@ def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Dec
         # the handlers (the replay's bound methods, the judge's listeners) are the only cycle:
         # cleared, the replay and the judge are freed at once, no collector pass needed
         replay.handlers.clear()
-    return judge.result()
+    return judge.add_to(out)

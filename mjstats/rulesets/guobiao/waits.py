@@ -115,11 +115,11 @@ def hand_counts(
         counts[t] += 1
     seen = list(counts)
     for meld in meld_list:
-        for t in _meld_tiles(meld):
-            seen[t] += 1
-    for t in range(34):
-        if seen[t] > 4:
-            raise InvalidHand(f"{seen[t]} copies of {ALL_KINDS[t]}: there are only four")
+        for k in _meld_tiles(meld):
+            seen[k] += 1
+    for k in range(34):
+        if seen[k] > 4:
+            raise InvalidHand(f"{seen[k]} copies of {ALL_KINDS[k]}: there are only four")
     return counts, len(meld_list)
 
 

@@ -123,6 +123,13 @@ class _Row:
         out.flags.append("" if not flags else ",".join(sorted(flags)))
 
 
+def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
+    if len(fewer) != len(more):
+        return False
+    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
+
+
 def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
     """The unseen copies of the kinds of a kinds mask: one pass over its set bits."""
     total = 0
@@ -334,7 +341,7 @@ class _Judge:
         known = self.seat_hand(seat)
         if known.shanten == -99 and known.playing:
             judged = self.judged
-            if known.counts == (*judged[:tile], judged[tile] - 1, *judged[tile + 1 :]):
+            if _one_more(known.counts, judged, tile):
                 known.shanten = after
 
     def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
@@ -347,7 +354,7 @@ class _Judge:
             return False
         if before.melds != self.state.seats[seat].melds:
             return False
-        if (*before.counts[:drawn], before.counts[drawn] + 1, *before.counts[drawn + 1 :]) != counts:
+        if not _one_more(before.counts, counts, drawn):
             return False
         return not self.waits(before) >> drawn & 1
 

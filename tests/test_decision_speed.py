@@ -330,3 +330,25 @@ def test_waits_mask_equals_waits(seed, melds, shaped):
     counts = (_shaped_counts if shaped else _uniform_counts)(rng, 13 - 3 * melds)
     meld_tuples = _random_melds(rng, melds)
     assert kinds_of(waits_mask(counts, meld_tuples)) == _waits_as_set(counts, meld_tuples)
+
+
+# --- rows as columns ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou", "sichuan"])
+def test_columns_hold_the_rows_hand_decisions_returns(ruleset):
+    import dataclasses as dc
+
+    from mjstats.decision import DecisionColumns, hand_decision_columns
+
+    out = DecisionColumns()
+    expected = []
+    for hand in simulate(SimConfig(ruleset, 4, seed=31)):
+        rows = hand_decisions(hand)
+        assert hand_decision_columns(hand, out) == len(rows)
+        expected.extend(rows)
+    assert expected and len(out) == len(expected)
+    assert out.rows() == expected
+    columns = out.columns()
+    assert list(columns) == [f.name for f in dc.fields(expected[0])]
+    assert columns["flags"] == [r.flags for r in expected]

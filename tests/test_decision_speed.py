@@ -352,3 +352,22 @@ def test_columns_hold_the_rows_hand_decisions_returns(ruleset):
     columns = out.columns()
     assert list(columns) == [f.name for f in dc.fields(expected[0])]
     assert columns["flags"] == [r.flags for r in expected]
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        ("1112345678999m", "123456789m"),  # 九莲宝灯: every rank, 1m and 9m held three times
+        ("11112222333m44p", "3m4p"),  # a kind held four times is still a wait by shape
+        ("1111m2255p3366s7z", "7z"),  # 七对: four of a kind as two pairs
+        ("19m19p19s1234567z", "19m19p19s1234567z"),  # 十三幺, no pair yet: all thirteen
+    ],
+)
+def test_waits_mask_on_named_hands(hand, expected):
+    from mjstats.rulesets.guobiao.waits import waits_mask
+    from mjstats.tiles import parse_tiles
+
+    counts = [0] * 34
+    for t in parse_tiles(hand):
+        counts[int(t)] += 1
+    assert kinds_of(waits_mask(tuple(counts), ())) == frozenset(int(t) for t in parse_tiles(expected))

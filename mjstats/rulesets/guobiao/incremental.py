@@ -339,22 +339,32 @@ def _part_discards(rest: int, key: int) -> tuple[tuple[int, int], ...]:
 _USEFUL: dict[int, int] = {}
 
 
+_PART_USEFUL: dict[int, int] = {}
+
+
 def _part_useful(rest: int, key: int, below: int) -> int:
     """The kinds (a kinds mask) of a part whose draw takes the regular form under ``below``,
-    the other parts merged into the mask of id ``rest``: memoised on the part and the good mask
-    (the options of the part that would do it), which many rests share."""
-    good_id = _good_id(rest, key & 7, below)
-    memo = good_id << _KEY_BITS | key
-    found = _USEFUL.get(memo)
+    the other parts merged into the mask of id ``rest``: memoised on (rest, part, below) in one
+    probe, and on a miss on the part and the good mask (the options of the part that would do
+    it), which many rests share."""
+    memo = (rest << 6 | (below + 1)) << _KEY_BITS | key
+    found = _PART_USEFUL.get(memo)
     if found is None:
-        good = _GOODS[good_id]
-        found = 0
-        for k, mask in _key_draws(key):
-            if mask & good:
-                found |= 1 << k
-        if len(_USEFUL) >= _LIMIT:
-            _USEFUL.clear()
-        _USEFUL[memo] = found
+        good_id = _good_id(rest, key & 7, below)
+        by_good = good_id << _KEY_BITS | key
+        found = _USEFUL.get(by_good)
+        if found is None:
+            good = _GOODS[good_id]
+            found = 0
+            for k, mask in _key_draws(key):
+                if mask & good:
+                    found |= 1 << k
+            if len(_USEFUL) >= _LIMIT:
+                _USEFUL.clear()
+            _USEFUL[by_good] = found
+        if len(_PART_USEFUL) >= _LIMIT:
+            _PART_USEFUL.clear()
+        _PART_USEFUL[memo] = found
     return found
 
 

@@ -260,19 +260,19 @@ def waits(hand: str | Iterable[object], melds: Iterable[Sequence[object]] = ()) 
 # --- waits as a kinds mask, for the decision judge -----------------------------------------------
 
 
-def special_may_wait(counts: Sequence[int], melds: int) -> bool:
+def special_may_wait(counts: tuple[int, ...], melds: int) -> bool:
     """Whether a 13 - 3m tile hand (34 counts) may wait on a special form (十三幺, 全不靠,
     组合龙): each test is necessary for its form to be one tile away, as in ``shanten``."""
     if melds > 1:
         return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
     if melds == 0:
-        kinds = 34 - list(counts).count(0)
+        kinds = 34 - counts.count(0)
         if kinds >= 13:  # 全不靠: 13 different kinds
             return True
         if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
             return True
     # 组合龙: 8 of a knitted straight's 9 tiles
-    return 27 - list(counts[:27]).count(0) >= 8 and any(
+    return 27 - counts[:27].count(0) >= 8 and any(
         sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
     )
 

@@ -5,7 +5,8 @@ Per ruleset, three sets of simulated hands (different seeds): the judge's first 
 process (``cold``: its memoised per-suit tables empty), then ``--warm`` hands judged to fill them,
 then fresh hands judged (``steady``: as deep in a long run, where most suits were met before)
 and replayed with ``replay_hand`` (the reference: every decision is judged on that replay, so it
-is the floor). Everything runs with the cyclic collector paused, as ``mjstats decisions`` does.
+is the floor). The judge runs as ``mjstats decisions`` runs it: rows appended to one list per
+column (``hand_decision_columns``), the cyclic collector paused.
 Printed: the build (pure or compiled, docs/compiled.md), CPU hands/s and decisions/s, the
 replay's hands/s, and the same-run ratio. The target is 1,000 Guobiao hands/s per process
 (issue 14); docs/decisions.md gives the measured figures.
@@ -18,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from mjstats.compiled import describe_build
-from mjstats.decision import hand_decisions
+from mjstats.decision.judge import DecisionColumns, hand_decision_columns
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
 from mjstats.replay import replay_hand
@@ -34,14 +35,23 @@ def seconds(fn: Callable[[Hand], object], hands: list[Hand]) -> tuple[float, int
     return time.process_time() - start, made
 
 
+def judge_columns(hands: list[Hand]) -> tuple[float, int]:
+    """CPU seconds to judge every hand into one set of columns, and the rows made."""
+    out = DecisionColumns()
+    start = time.process_time()
+    for hand in hands:
+        hand_decision_columns(hand, out)
+    return time.process_time() - start, len(out)
+
+
 def measure(ruleset: str, count: int, warm: int) -> str:
     cold_hands = list(simulate(SimConfig(ruleset, count, seed=3)))
     warm_hands = list(simulate(SimConfig(ruleset, warm, seed=4))) if warm else []
     steady_hands = list(simulate(SimConfig(ruleset, count, seed=5)))
     with paused_collection():
-        cold_s, cold_rows = seconds(hand_decisions, cold_hands)
-        seconds(hand_decisions, warm_hands)
-        judge_s, rows = seconds(hand_decisions, steady_hands)
+        cold_s, cold_rows = judge_columns(cold_hands)
+        judge_columns(warm_hands)
+        judge_s, rows = judge_columns(steady_hands)
         replay_s, _ = seconds(replay_hand, steady_hands)
     reference = count / replay_s
     if not rows:

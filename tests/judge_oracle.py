@@ -1,7 +1,7 @@
 """The straightforward decision judge, kept as the oracle of the fast one in
 ``mjstats.decision.judge`` (tests/test_decision_speed.py): every opponent's hand compared and its
 waits asked (unfiltered) at every discard, the unseen copies of every kind counted, each view
-question asked as the view states it.
+question asked as the view states it (its kinds masks read as sets).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mjstats.decision.judge import Decision
-from mjstats.decision.view import RulesetView
+from mjstats.decision.view import RulesetView, kinds_of
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import ReplayProfile
@@ -150,7 +150,7 @@ class _Judge:
             known = memo.get(o)
             if known is None or known[0] != counts or known[1] != melds:
                 # a seat's hand changes once a turn; the three others are asked at each discard
-                known = memo[o] = (counts, melds, view.waits(replay, counts, melds))
+                known = memo[o] = (counts, melds, kinds_of(view.waits(replay, counts, melds)))
             out[o] = known[2]
         return out
 
@@ -189,10 +189,11 @@ class _Judge:
         unseen = self.unseen(seat)
         candidates = [t for t in allowed if shanten[t] == best]
         if view.useful_after is not None:
-            kinds_after = view.useful_after(replay, counts, groups, candidates)
+            masks = view.useful_after(replay, counts, groups, candidates)
+            kinds_after = {t: kinds_of(mask) for t, mask in masks.items()}
         else:
             kinds_after = {
-                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
+                t: kinds_of(view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups))
                 for t in candidates
             }
         useful = {t: sum(unseen[k] for k in kinds_after[t]) for t in candidates}

@@ -13,18 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.decision import hand_decisions
-from mjstats.decision.view import RulesetView, view_for
+from mjstats.decision.view import RulesetView, kinds_of, view_for
 from mjstats.records import Hand
-from mjstats.rulesets.guobiao import decisions as guobiao_decisions
 from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
     guobiao_useful,
     guobiao_useful_after_discards,
+    guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
-from mjstats.rulesets.guobiao.waits import waits
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits
 from mjstats.sim import SimConfig, simulate
 from tests.decision_oracle import oracle_discard_shanten, oracle_useful
 from tests.judge_oracle import oracle_decisions
@@ -73,8 +73,9 @@ def _check(full: tuple[int, ...], melds: int) -> None:
     for t in kinds:
         left = (*full[:t], full[t] - 1, *full[t + 1 :])
         expected = oracle_useful(left, melds)
-        assert after[t] == expected, (full, melds, t)
+        assert kinds_of(after[t]) == expected, (full, melds, t)
         assert guobiao_useful(left, melds) == expected
+        assert kinds_of(guobiao_useful_mask(left, melds)) == expected
 
 
 def test_fast_path_equals_the_oracle_on_thousands_of_hands():
@@ -193,7 +194,7 @@ def _filter_agrees(counts: tuple[int, ...], melds: int) -> tuple[bool, bool]:
     if len(free) < melds:
         return True, False
     full = frozenset(int(t) for t in waits(tiles, [("PENG", t, 1) for t in free[:melds]]))
-    if shanten > 0 and not guobiao_decisions._special_may_wait(counts, melds):
+    if shanten > 0 and not special_may_wait(counts, melds):
         assert not full, (counts, melds, sorted(full))
         return False, False
     return True, shanten > 0 and bool(full)
@@ -254,5 +255,119 @@ def test_fuzhou_discards_equal_the_shape_one_by_one():
         }, (full, melds, gold)
         after = view.useful_after(replay, full, melds, kinds)
         for t in kinds:
-            assert after[t] == useful_kinds(_less(full, t), melds, gold, "fuzhou"), (full, melds, gold, t)
+            expected = useful_kinds(_less(full, t), melds, gold, "fuzhou")
+            assert kinds_of(after[t]) == expected, (full, melds, gold, t)
     assert {0, 1, 2} <= golds_seen
+
+
+# --- Guobiao waits as a kinds mask ---------------------------------------------------------------
+
+
+def _waits_as_set(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> frozenset[int]:
+    from mjstats.errors import InvalidHand
+
+    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
+    try:
+        return frozenset(int(t) for t in waits(tiles, list(melds)))
+    except InvalidHand:
+        return frozenset()
+
+
+def _random_melds(rng: random.Random, count: int) -> tuple[tuple[str, int, int], ...]:
+    melds = []
+    for _ in range(count):
+        kind = rng.choice(("CHI", "PENG", "GANG"))
+        tile = rng.randrange(1, 8) + 9 * rng.randrange(3) if kind == "CHI" else rng.randrange(34)
+        melds.append((kind, tile, rng.randrange(4)))
+    return tuple(melds)
+
+
+def _special_near(rng: random.Random) -> tuple[int, ...]:
+    """A 13-tile hand near a special form: 十三幺, 全不靠 or a knitted straight's tiles."""
+    counts = [0] * 34
+    form = rng.choice(("orphans", "knitted", "straight"))
+    if form == "orphans":
+        pool = list(TERMINALS_AND_HONOURS)
+    elif form == "knitted":
+        pool = [*rng.choice(KNITTED_STRAIGHTS), *range(27, 34)]
+    else:
+        pool = list(rng.choice(KNITTED_STRAIGHTS))
+    for t in rng.sample(pool, min(13, len(pool)) - rng.randrange(2)):
+        counts[t] += 1
+    while sum(counts) < 13:
+        t = rng.choice(pool) if rng.random() < 0.5 else rng.randrange(34)
+        if counts[t] < 4:
+            counts[t] += 1
+    return tuple(counts)
+
+
+def test_waits_mask_equals_waits_on_thousands_of_hands():
+    from mjstats.rulesets.guobiao.waits import waits_mask
+
+    rng = random.Random(41)
+    waiting = 0
+    for i in range(4000):
+        melds = rng.choice((0, 0, 0, 1, 1, 2, 3, 4))
+        if i % 5 == 0:
+            counts, melds = _special_near(rng), rng.choice((0, 0, 1))
+        elif i % 2:
+            counts = _shaped_counts(rng, 13 - 3 * melds)
+        else:
+            counts = _uniform_counts(rng, 13 - 3 * melds)
+        meld_tuples = _random_melds(rng, melds)
+        expected = _waits_as_set(counts, meld_tuples)
+        waiting += bool(expected)
+        assert kinds_of(waits_mask(counts, meld_tuples)) == expected, (counts, meld_tuples)
+    assert waiting > 400  # the comparison covers waiting hands, not only empty answers
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10**9), melds=st.integers(0, 4), shaped=st.booleans())
+def test_waits_mask_equals_waits(seed, melds, shaped):
+    from mjstats.rulesets.guobiao.waits import waits_mask
+
+    rng = random.Random(seed)
+    counts = (_shaped_counts if shaped else _uniform_counts)(rng, 13 - 3 * melds)
+    meld_tuples = _random_melds(rng, melds)
+    assert kinds_of(waits_mask(counts, meld_tuples)) == _waits_as_set(counts, meld_tuples)
+
+
+# --- rows as columns ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou", "sichuan"])
+def test_columns_hold_the_rows_hand_decisions_returns(ruleset):
+    import dataclasses as dc
+
+    from mjstats.decision import DecisionColumns, hand_decision_columns
+
+    out = DecisionColumns()
+    expected = []
+    for hand in simulate(SimConfig(ruleset, 4, seed=31)):
+        rows = hand_decisions(hand)
+        assert hand_decision_columns(hand, out) == len(rows)
+        expected.extend(rows)
+    assert expected and len(out) == len(expected)
+    assert out.rows() == expected
+    columns = out.columns()
+    assert list(columns) == [f.name for f in dc.fields(expected[0])]
+    assert columns["flags"] == [r.flags for r in expected]
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        ("1112345678999m", "123456789m"),  # 九莲宝灯: every rank, 1m and 9m held three times
+        ("11112222333m44p", "3m4p"),  # a kind held four times is still a wait by shape
+        ("1111m2255p3366s7z", "7z"),  # 七对: four of a kind as two pairs
+        ("19m19p19s1234567z", "19m19p19s1234567z"),  # 十三幺, no pair yet: all thirteen
+    ],
+)
+def test_waits_mask_on_named_hands(hand, expected):
+    from mjstats.rulesets.guobiao.waits import waits_mask
+    from mjstats.tiles import parse_tiles
+
+    counts = [0] * 34
+    for t in parse_tiles(hand):
+        counts[int(t)] += 1
+    assert kinds_of(waits_mask(tuple(counts), ())) == frozenset(int(t) for t in parse_tiles(expected))

@@ -10,9 +10,10 @@ limits: docs/decisions.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
-from mjstats.decision.view import RulesetView, Table, view_for
+from mjstats.decision.view import KindsMask, RulesetView, Table, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import Meld, ReplayProfile
@@ -20,7 +21,7 @@ from mjstats.replay.replayer import HandReplay, profile_for
 from mjstats.replay.state import Phase
 from mjstats.tiles import ALL_KINDS
 
-__all__ = ["FLAGS", "KINDS", "Decision", "hand_decisions"]
+__all__ = ["FLAGS", "KINDS", "Decision", "DecisionColumns", "hand_decision_columns", "hand_decisions"]
 
 KINDS = ("discard", "claim", "pass_claim", "pass_win")
 FLAGS = ("call_worse", "deal_in", "inefficient", "missed_win", "shanten_loss", "unsafe")
@@ -49,6 +50,46 @@ class Decision:
     flags: str
 
 
+class DecisionColumns:
+    """Decision rows as one list per column (the fields of :class:`Decision`, in order): what
+    ``mjstats decisions`` turns into a table, with no object per row on the way."""
+
+    __slots__ = (
+        "best_discards", "danger", "flags", "hand_no", "kind", "match_id", "seat", "seq", "shanten_after",
+        "shanten_before", "useful_best", "useful_kept",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.match_id: list[str] = []
+        self.hand_no: list[int] = []
+        self.seq: list[int] = []
+        self.seat: list[int] = []
+        self.kind: list[str] = []
+        self.shanten_before: list[int | None] = []
+        self.shanten_after: list[int | None] = []
+        self.useful_kept: list[int | None] = []
+        self.useful_best: list[int | None] = []
+        self.best_discards: list[str] = []
+        self.danger: list[int] = []
+        self.flags: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self.seq)
+
+    def columns(self) -> dict[str, list[Any]]:
+        """Each column by its name, in the order of :class:`Decision`'s fields."""
+        return {name: getattr(self, name) for name in DECISION_FIELDS}
+
+    def rows(self) -> list[Decision]:
+        """The rows as :class:`Decision` records (the Python API's view)."""
+        return [
+            Decision(*values) for values in zip(*(getattr(self, n) for n in DECISION_FIELDS), strict=True)
+        ]
+
+
+DECISION_FIELDS = tuple(f.name for f in fields(Decision))
+
+
 class _Row:
     """A decision being built (flags are added later: a deal-in shows at the next event)."""
 
@@ -63,21 +104,40 @@ class _Row:
         self.names = ""
         self.danger = UNKNOWN
         self.flags: set[str] = set()
-        # what decides whether a discard keeping the best shanten was safe (no ready opponent
-        # waits on it): the best discards and the opponents' waits, read only at a deal-in
-        self.safe: tuple[tuple[int, ...], tuple[frozenset[int], ...]] | None = None
+        # a discard keeping the best shanten was in no opponent's wait (read at a deal-in)
+        self.safe = False
 
-    def was_safe(self) -> bool:
-        if self.safe is None:
-            return False
-        candidates, waits = self.safe
-        return any(all(t not in w for w in waits) for t in candidates)
+    def add_to(self, out: DecisionColumns, match_id: str, hand_no: int) -> None:
+        out.match_id.append(match_id)
+        out.hand_no.append(hand_no)
+        out.seq.append(self.seq)
+        out.seat.append(self.seat)
+        out.kind.append(self.kind)
+        out.shanten_before.append(self.before)
+        out.shanten_after.append(self.after)
+        out.useful_kept.append(self.kept)
+        out.useful_best.append(self.best)
+        out.best_discards.append(self.names)
+        out.danger.append(self.danger)
+        flags = self.flags
+        out.flags.append("" if not flags else ",".join(sorted(flags)))
 
-    def freeze(self, hand: Hand) -> Decision:
-        return Decision(
-            hand.match_id, hand.hand_no, self.seq, self.seat, self.kind, self.before, self.after,
-            self.kept, self.best, self.names, self.danger, ",".join(sorted(self.flags)),
-        )  # fmt: skip
+
+def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
+    if len(fewer) != len(more):
+        return False
+    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
+
+
+def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
+    """The unseen copies of the kinds of a kinds mask: one pass over its set bits."""
+    total = 0
+    while kinds:
+        low = kinds & -kinds
+        total += unseen[low.bit_length() - 1]
+        kinds ^= low
+    return total
 
 
 def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
@@ -98,8 +158,8 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     return out
 
 
-_NOT_ASKED = frozenset({-1})  # a marker: waits not computed yet
-_NO_WAITS: frozenset[int] = frozenset()
+_NOT_ASKED = -1  # a marker: waits not computed yet (a kinds mask is never negative)
+_NO_WAITS = 0
 
 
 class _SeatHand:
@@ -133,7 +193,7 @@ class _Judge:
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
-        self.others: dict[int, frozenset[int]] | None = None  # the last discard's opponents' waits
+        self.others: dict[int, KindsMask] | None = None  # the last discard's opponents' waits
         self.hands: list[_SeatHand | None] = [None] * 4
         # each seat's view, asked of the ruleset once and again only after an event that may
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
@@ -199,10 +259,10 @@ class _Judge:
         known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
         return known
 
-    def waits(self, known: _SeatHand) -> frozenset[int]:
+    def waits(self, known: _SeatHand) -> KindsMask:
         """The kinds completing a seat's (playing) hand, asked once per hand (not at all of a
         hand the view says cannot wait)."""
-        if known.waits is _NOT_ASKED:
+        if known.waits == _NOT_ASKED:
             view = known.view
             far = view.far_waits
             if far is not None and self.hand_shanten(known) > 0 and not far(known.counts, known.groups):
@@ -249,7 +309,7 @@ class _Judge:
         left = self.view_of(seat).discard_shanten(self.replay, counts, groups, kinds)
         return min(left.values(), default=99)
 
-    def waits_of_others(self, seat: int) -> dict[int, frozenset[int]] | None:
+    def waits_of_others(self, seat: int) -> dict[int, KindsMask] | None:
         """The waits of the other seats still in the hand, ready or not (None: a seat's hand is
         not playable)."""
         out = {}
@@ -281,7 +341,7 @@ class _Judge:
         known = self.seat_hand(seat)
         if known.shanten == -99 and known.playing:
             judged = self.judged
-            if known.counts == (*judged[:tile], judged[tile] - 1, *judged[tile + 1 :]):
+            if _one_more(known.counts, judged, tile):
                 known.shanten = after
 
     def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
@@ -294,9 +354,9 @@ class _Judge:
             return False
         if before.melds != self.state.seats[seat].melds:
             return False
-        if (*before.counts[:drawn], before.counts[drawn] + 1, *before.counts[drawn + 1 :]) != counts:
+        if not _one_more(before.counts, counts, drawn):
             return False
-        return drawn not in self.waits(before)
+        return not self.waits(before) >> drawn & 1
 
     def judge_discard(self, seq: int, seat: int, tile: int) -> _Row:
         row = _Row(seq, seat, "discard")
@@ -305,7 +365,10 @@ class _Judge:
         others = self.waits_of_others(seat)
         self.others = others
         if others is not None:
-            row.danger = sum(tile in waits for waits in others.values())
+            danger = 0
+            for waits in others.values():
+                danger += waits >> tile & 1
+            row.danger = danger
         player = state.seats[seat]
         concealed = player.concealed
         if not concealed[tile] or not self.playing(seat, 1) or not view.ready(replay):
@@ -340,10 +403,7 @@ class _Judge:
         unseen = self.unseen(seat, counts)
         useful: dict[int, int] = {}
         for t in candidates:
-            total = 0
-            for k in kinds_after[t]:
-                total += unseen[k]
-            useful[t] = total
+            useful[t] = _unseen_of(kinds_after[t], unseen)
         most = max(useful.values())
         after = shanten[tile]
         row.before, row.after = best, after
@@ -359,7 +419,10 @@ class _Judge:
             # not flagged, as it says nothing of the shape the next tiles make (docs/decisions.md)
             row.flags.add("inefficient")
         if others is not None:
-            row.safe = (tuple(useful), tuple(others.values()))
+            waited = 0
+            for waits in others.values():
+                waited |= waits
+            row.safe = any(not waited >> t & 1 for t in candidates)
         return row
 
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
@@ -383,7 +446,8 @@ class _Judge:
             waits = others.get(o) if others is not None else None
             if waits is None and view.wins_need_waits:
                 waits = self.waits(known)
-            can_win = (waits is None or tile in waits) and view.legal_win(replay, o, tile, False, discarder)
+            shaped = waits is None or waits >> tile & 1 == 1
+            can_win = shaped and view.legal_win(replay, o, tile, False, discarder)
             if response in _CLAIMS:
                 self.claim_missed[o] = can_win
                 continue
@@ -452,24 +516,36 @@ class _Judge:
             and ev.win is None  # 抢金, 三金倒, 天和 take no one's discard
         ):
             row.flags.add("deal_in")
-            if row.was_safe():
+            if row.safe:
                 row.flags.add("unsafe")
         inner(ev)
 
-    def result(self) -> list[Decision]:
-        return [row.freeze(self.hand) for row in self.rows]
+    def add_to(self, out: DecisionColumns) -> int:
+        match_id, hand_no = self.hand.match_id, self.hand.hand_no
+        for row in self.rows:
+            row.add_to(out, match_id, hand_no)
+        return len(self.rows)
 
 
 def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Decision]:
     """Every decision of ``hand`` judged (empty for a ruleset not judged yet or a hand no
     replay profile covers). ``profile`` forces a replay profile (default: the hand's own)."""
+    out = DecisionColumns()
+    hand_decision_columns(hand, out, profile)
+    return out.rows()
+
+
+def hand_decision_columns(hand: Hand, out: DecisionColumns, profile: ReplayProfile | None = None) -> int:
+    """Judge every decision of ``hand`` and append its rows to ``out``; the number of rows (0
+    for a ruleset not judged yet or a hand no replay profile covers). Nothing is appended when
+    the replay raises."""
     view = view_for(hand.ruleset)
     if view is None:
-        return []
+        return 0
     try:
         chosen = profile or profile_for(hand)
     except ProfileError:
-        return []
+        return 0
     replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
     judge = _Judge(hand, replay, view)
     try:
@@ -478,4 +554,4 @@ def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Dec
         # the handlers (the replay's bound methods, the judge's listeners) are the only cycle:
         # cleared, the replay and the judge are freed at once, no collector pass needed
         replay.handlers.clear()
-    return judge.result()
+    return judge.add_to(out)

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from mjstats.audit import PartSlicer, PartWriter, Task, derived_output_version, plan_tasks
-from mjstats.decision.judge import FLAGS, KINDS, hand_decisions
+from mjstats.decision.judge import FLAGS, KINDS, DecisionColumns, hand_decision_columns
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
 from mjstats.replay.profile import ReplayProfile
@@ -91,12 +91,13 @@ def decisions_table(
     """The decision rows of ``hands`` (``ruleset`` column included), hands not judged by
     reason, and the errors met (one line per hand that failed). ``overrides`` maps a ruleset
     to the replay profile its hands are judged under (a club's rule TOML, as for the audit)."""
-    cols: dict[str, list[Any]] = {name: [] for name in COLUMNS}
+    out = DecisionColumns()
+    rulesets: list[str] = []
     skipped: Counter[str] = Counter()
     errors: list[str] = []
     for hand in hands:
         try:
-            rows = hand_decisions(hand, (overrides or {}).get(hand.ruleset))
+            rows = hand_decision_columns(hand, out, (overrides or {}).get(hand.ruleset))
         except Exception as exc:  # one broken record must not stop a run over a million hands
             skipped["replay failed"] += 1
             errors.append(f"{hand.match_id} hand {hand.hand_no}: {type(exc).__name__}: {exc}")
@@ -104,10 +105,8 @@ def decisions_table(
         if not rows and _unjudged(hand):
             skipped[f"no decision judge for {hand.ruleset}/{hand.profile}"] += 1
             continue
-        for r in rows:
-            for name in COLUMNS[:-1]:
-                cols[name].append(getattr(r, name))
-            cols["ruleset"].append(hand.ruleset)
+        rulesets.extend([hand.ruleset] * rows)
+    cols: dict[str, list[Any]] = {**out.columns(), "ruleset": rulesets}
     return pa.Table.from_pydict(cols, schema=DECISIONS_SCHEMA), skipped, errors
 
 

@@ -7,11 +7,13 @@ discards and claims are allowed. Each ruleset package defines its view (its ``de
 ``VIEW``); everything in :mod:`mjstats.decision` asks through it and names no ruleset.
 Where the answers depend on the seat (Sichuan's declared void suit) a view hands out one view
 per seat; a replay keeping its own seat state gives the judge a :class:`Table` to read.
+Sets of tile kinds travel as *kinds masks*: one int, bit ``k`` set for kind ``k`` (34 bits), so
+that the judge's per-discard sums and tests are integer operations, not set building.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Protocol
@@ -24,9 +26,34 @@ if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
     from mjstats.replay.state import Phase
 
-__all__ = ["Counts", "RulesetView", "Table", "TableSeat", "view_for"]
+__all__ = [
+    "EVERY_KIND",
+    "Counts",
+    "KindsMask",
+    "RulesetView",
+    "Table",
+    "TableSeat",
+    "kinds_mask",
+    "kinds_of",
+    "view_for",
+]
 
 Counts = tuple[int, ...]  # 34 concealed counts (flowers left out)
+KindsMask = int  # a set of tile kinds: bit k set for kind k (0-33)
+EVERY_KIND: KindsMask = (1 << 34) - 1
+
+
+def kinds_mask(kinds: Iterable[int]) -> KindsMask:
+    """The kinds mask of ``kinds``."""
+    out = 0
+    for k in kinds:
+        out |= 1 << k
+    return out
+
+
+def kinds_of(mask: KindsMask) -> frozenset[int]:
+    """The kinds of a kinds mask, as a set (the Python API's and the tests' view of it)."""
+    return frozenset(k for k in range(34) if mask >> k & 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +63,11 @@ class RulesetView:
     name: str
     size: int
     shanten: Callable[[HandReplay, Counts, int], int]
-    useful: Callable[[HandReplay, Counts, int], frozenset[int]]
+    useful: Callable[[HandReplay, Counts, int], KindsMask]
     # (replay, hand of waiting size + 1, melds, kinds): the shanten each discard leaves, kinds
     # in increasing order (None: every held kind, asked only where ``may_discard`` is None)
     discard_shanten: Callable[[HandReplay, Counts, int, list[int] | None], dict[int, int]]
-    waits: Callable[[HandReplay, Counts, tuple[Meld, ...]], frozenset[int]]
+    waits: Callable[[HandReplay, Counts, tuple[Meld, ...]], KindsMask]
     # (replay, seat, tile, self_drawn, discarder): a legal win worth the minimum
     legal_win: Callable[[HandReplay, int, int, bool, int | None], bool]
     # (replay, seat, tile); None: every held tile may be discarded
@@ -51,7 +78,7 @@ class RulesetView:
     ready: Callable[[HandReplay], bool] = lambda replay: True
     # (replay, hand of waiting size + 1, melds, kinds): for each discard of ``kinds``, the useful
     # kinds of the hand it leaves (``useful`` on each; a ruleset may share the work between them)
-    useful_after: Callable[[HandReplay, Counts, int, list[int]], dict[int, frozenset[int]]] | None = None
+    useful_after: Callable[[HandReplay, Counts, int, list[int]], dict[int, KindsMask]] | None = None
     # a win on a tile needs it among the waits of the hand without it (then a self-drawn tile
     # outside the waits the judge already holds is no win, and legal_win is not asked)
     wins_need_waits: bool = False

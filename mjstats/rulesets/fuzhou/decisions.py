@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from mjstats.decision.view import Counts, RulesetView
+from mjstats.decision.view import EVERY_KIND, Counts, KindsMask, RulesetView, kinds_mask
 from mjstats.errors import InvalidHand, RuleError
 from mjstats.integrity.useful import useful_kinds
 from mjstats.rulesets.fuzhou.shape import FuzhouShape
@@ -35,15 +35,16 @@ def _fuzhou_shanten(counts: Counts, melds: int, gold: int) -> int:
 
 
 @lru_cache(maxsize=1 << 15)
-def _fuzhou_waits(counts: Counts, melds: MeldKey, gold: int, rules: object) -> frozenset[int]:
-    """Kinds completing a 16 - 3m Fuzhou hand, golds wild, within the profile's playable kinds."""
+def _fuzhou_waits(counts: Counts, melds: MeldKey, gold: int, rules: object) -> KindsMask:
+    """Kinds (a kinds mask) completing a 16 - 3m Fuzhou hand, golds wild, within the profile's
+    playable kinds."""
     from mjstats.rulesets.fuzhou.win import waits
 
     tiles = [t for t, n in enumerate(counts) for _ in range(n)]
     try:
-        return frozenset(int(t) for t in waits(tiles, gold, list(melds), profile=rules))  # type: ignore[arg-type]
+        return kinds_mask(int(t) for t in waits(tiles, gold, list(melds), profile=rules))  # type: ignore[arg-type]
     except (InvalidHand, RuleError):
-        return frozenset()
+        return 0
 
 
 def _fz_shanten(replay: HandReplay, counts: Counts, melds: int) -> int:
@@ -60,7 +61,9 @@ def _plain_shanten(counts: Counts, melds: int) -> int:
     return partial_shanten(counts, melds)
 
 
-_EVERY_KIND = frozenset(range(34))
+def _useful_kinds(counts: Counts, melds: int, gold: int | None) -> KindsMask:
+    """The kinds (a kinds mask) whose draw lowers the shanten of a 16 - 3m hand, golds wild."""
+    return kinds_mask(useful_kinds(counts, melds, gold, "fuzhou"))
 
 
 def _without_gold(counts: Counts, gold: int) -> Counts:
@@ -97,17 +100,17 @@ def _fz_discard_shanten(
 
 def _fz_useful_after(
     replay: HandReplay, counts: Counts, melds: int, kinds: list[int]
-) -> dict[int, frozenset[int]]:
-    """For each discard of ``kinds``: the kinds whose draw lowers the shanten of the hand left
+) -> dict[int, KindsMask]:
+    """For each discard of ``kinds``: the kinds (a kinds mask) whose draw lowers the shanten of the hand left
     (``integrity.useful.useful_kinds``). With g golds and F the formula of the rest (shanten
     max(0, F - g)): a gold always helps; when F < g the hand is already complete bar the
     wilds and every kind helps; else exactly the kinds that lower F."""
     gold = _fast(replay, counts)
-    out: dict[int, frozenset[int]] = {}
+    out: dict[int, KindsMask] = {}
     if gold is None:
         g = _gold(replay)
         for t in kinds:
-            out[t] = useful_kinds((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, g, "fuzhou")
+            out[t] = _useful_kinds((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, g)
         return out
     golds = counts[gold]
     rest = _without_gold(counts, gold)
@@ -116,11 +119,11 @@ def _fz_useful_after(
     lowering = formula_useful_after(rest, groups, [t for t in kinds if t != gold and left[t] >= golds])
     for t in kinds:
         if t == gold:
-            out[t] = useful_kinds((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, gold, "fuzhou")
+            out[t] = _useful_kinds((*counts[:t], counts[t] - 1, *counts[t + 1 :]), melds, gold)
         elif left[t] < golds:
-            out[t] = _EVERY_KIND
+            out[t] = EVERY_KIND
         else:
-            out[t] = lowering[t] | {gold}
+            out[t] = lowering[t] | 1 << gold
     return out
 
 
@@ -183,12 +186,12 @@ VIEW = RulesetView(
     name="fuzhou",
     size=16,
     shanten=_fz_shanten,
-    useful=lambda replay, counts, melds: useful_kinds(counts, melds, _gold(replay), "fuzhou"),
+    useful=lambda replay, counts, melds: _useful_kinds(counts, melds, _gold(replay)),
     discard_shanten=_fz_discard_shanten,
     waits=lambda replay, counts, melds: (
         _fuzhou_waits(counts, tuple(m.as_tuple() for m in melds), g, replay.rules)  # type: ignore[attr-defined]
         if (g := _gold(replay)) is not None
-        else frozenset()
+        else 0
     ),
     legal_win=_fz_legal_win,
     may_discard=_fz_may_discard,

@@ -7,16 +7,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from mjstats.decision.view import Counts, RulesetView
-from mjstats.errors import InvalidHand
-from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
+from mjstats.decision.view import Counts, KindsMask, RulesetView
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
-    guobiao_useful,
     guobiao_useful_after_discards,
+    guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits_mask
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
@@ -34,35 +33,10 @@ def _guobiao_shanten(counts: Counts, melds: int) -> int:
     return _GUOBIAO.shanten(list(counts), melds)
 
 
-@lru_cache(maxsize=1 << 15)
-def _guobiao_waits(counts: Counts, melds: MeldKey) -> frozenset[int]:
-    """Kinds completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the knitted forms
-    included), by shape."""
-    from mjstats.rulesets.guobiao.waits import waits
-
-    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
-    try:
-        return frozenset(int(t) for t in waits(tiles, list(melds)))
-    except InvalidHand:
-        return frozenset()
-
-
-def _special_may_wait(counts: Counts, melds: int) -> bool:
-    """Whether a hand that is not waiting on the regular form or 七对 may still wait on a
-    special form (the judge then asks for its waits): each test is necessary for its form to be
-    one tile away, as in ``tenpai.shanten``."""
-    if melds > 1:
-        return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
-    if melds == 0:
-        kinds = 34 - counts.count(0)
-        if kinds >= 13:  # 全不靠: 13 different kinds
-            return True
-        if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
-            return True
-    # 组合龙: 8 of a knitted straight's 9 tiles
-    return 27 - counts[:27].count(0) >= 8 and any(
-        sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
-    )
+def _guobiao_waits(counts: Counts, melds: MeldKey) -> KindsMask:
+    """Kinds (a kinds mask) completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the
+    knitted forms included), by shape."""
+    return waits_mask(counts, melds)
 
 
 def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
@@ -77,7 +51,7 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
         if before[tile] < 1:
             return False
         before[tile] -= 1
-        if tile not in _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)):
+        if not _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)) >> tile & 1:
             return False
     # 海底: the seat after the one who just drew or discarded has nothing left to draw
     after = seat if self_drawn else discarder if discarder is not None else seat
@@ -96,7 +70,7 @@ VIEW = RulesetView(
     shanten=lambda replay, counts, melds: (
         guobiao_shanten(counts, melds) if max(counts) <= 4 else _guobiao_shanten(counts, melds)
     ),
-    useful=lambda replay, counts, melds: guobiao_useful(counts, melds),
+    useful=lambda replay, counts, melds: guobiao_useful_mask(counts, melds),
     discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
     waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
     legal_win=_gb_legal_win,
@@ -105,5 +79,5 @@ VIEW = RulesetView(
     face_up=lambda replay: (),
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list
-    far_waits=_special_may_wait,
+    far_waits=special_may_wait,
 )

@@ -13,6 +13,7 @@ value and "which draws help" are integer operations on small memoised tables:
 * a suit's draw ranks and their masks are memoised on the suit's 9 counts: a rank is useful
   when its mask meets the good mask.
 
+Useful kinds travel as kinds masks (bit k for kind k; ``mjstats.decision.view``).
 Same numbers as ``GuobiaoShape.shanten`` and ``integrity.useful.useful_kinds`` (tests compare
 them, and a differential test compares this with the straightforward computation).
 """
@@ -32,6 +33,7 @@ __all__ = [
     "guobiao_shanten",
     "guobiao_useful",
     "guobiao_useful_after_discards",
+    "guobiao_useful_mask",
 ]
 
 Counts = tuple[int, ...]
@@ -116,10 +118,6 @@ def _honour_mask(held: Counts, groups: int) -> int:
     return _mask(_honour_options(held), groups)
 
 
-def _honours(counts: Counts) -> Counts:
-    return tuple(sorted(c for c in counts[27:34] if c))
-
-
 @cache
 def _merge(a: int, b: int, groups: int) -> int:
     """Two disjoint parts together (at most one pair in all), clamped."""
@@ -168,36 +166,217 @@ def _suit_draws(suit: Counts, groups: int, base: int) -> tuple[tuple[int, int], 
     )
 
 
-@cache
-def _honour_draws(honours: Counts, groups: int) -> tuple[tuple[int, int], ...]:
-    """For each held honour (``honours``: the 7 counts), the honours' mask with one more copy."""
-    out = []
-    for i, c in enumerate(honours):
-        if c:
-            changed = [*honours[:i], c + 1, *honours[i + 1 :]]
-            out.append((27 + i, _honour_mask(tuple(sorted(n for n in changed if n)), groups)))
-    return tuple(out)
-
-
-def _draws(counts: Counts, part: int, groups: int) -> tuple[tuple[int, int], ...]:
-    """Each kind of ``part`` that may help, with the part's mask once it is drawn."""
-    if part == 3:
-        return _honour_draws(counts[27:34], groups)
-    low = 9 * part
-    return _suit_draws(counts[low : low + 9], groups, low)
-
-
 def _seven_pairs(counts: Counts) -> int:
     # reference guobiao.md 七对 (four of a kind as two pairs), as GuobiaoShape counts it
     return 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
 
 
-def _parts(counts: Counts, groups: int) -> list[int]:
+# --- the memo layer: parts and masks as small ints ----------------------------------------------
+# A part (a suit's 9 counts, or the 7 honour counts) is one int, its *key*: the counts 4 bits
+# each (rank r at bit 4r), shifted past the part number (2 bits) and the sets still to make
+# (3 bits). Option masks are interned: each distinct mask has a small id. Every memo table below
+# is then keyed by one small int (hashing and comparing a 9-tuple and a 72-bit mask cost more
+# than the lookups themselves), and a discard or draw of rank r is -/+ 1 << (4r + 5) on a key.
+
+_KEY_SHIFT = 5  # bits below a part's counts: part (2), groups (3)
+_KEY_BITS = 41  # a part key is below 1 << 41 (9 counts of 4 bits + 5)
+_MASK_IDS: dict[int, int] = {}  # option mask -> its id
+_MASKS: list[int] = []  # id -> option mask
+
+
+def _intern(mask: int) -> int:
+    found = _MASK_IDS.get(mask)
+    if found is None:
+        found = _MASK_IDS[mask] = len(_MASKS)
+        _MASKS.append(mask)
+    return found
+
+
+def _part_keys(counts: Counts, groups: int) -> list[int]:
+    """The four parts' keys of a hand (34 counts): three suits, then the honours."""
+    keys = []
+    for part in range(4):
+        low = 9 * part
+        code = 0
+        for k in range(low + 8 if part < 3 else 33, low - 1, -1):
+            code = code << 4 | counts[k]
+        keys.append((code << 2 | part) << 3 | groups)
+    return keys
+
+
+def _key_counts(key: int) -> Counts:
+    """A part key's counts (9 for a suit, 7 for the honours)."""
+    code = key >> _KEY_SHIFT
+    return tuple(code >> (4 * r) & 15 for r in range(9 if (key >> 3 & 3) < 3 else 7))
+
+
+_PART_IDS: dict[int, int] = {}
+
+
+def _part_id(key: int) -> int:
+    """The id of a part's mask (a suit's blocks merged, or the honours' sorted counts)."""
+    found = _PART_IDS.get(key)
+    if found is None:
+        counts, groups = _key_counts(key), key & 7
+        if key >> 3 & 3 == 3:
+            mask = _honour_mask(tuple(sorted(c for c in counts if c)), groups)
+        else:
+            mask = _suit_mask(counts, groups)
+        if len(_PART_IDS) >= _LIMIT:
+            _PART_IDS.clear()
+        found = _PART_IDS[key] = _intern(mask)
+    return found
+
+
+_MERGES: dict[int, int] = {}
+
+
+def _merge_id(a: int, b: int, groups: int) -> int:
+    """``_merge`` on mask ids."""
+    key = ((a << 24 | b) if a <= b else (b << 24 | a)) << 3 | groups
+    found = _MERGES.get(key)
+    if found is None:
+        if len(_MERGES) >= _LIMIT:
+            _MERGES.clear()
+        found = _MERGES[key] = _intern(_merge(_MASKS[a], _MASKS[b], groups))
+    return found
+
+
+_LEASTS: dict[int, int] = {}
+
+
+def _least_id(mask_id: int, groups: int) -> int:
+    """``_least`` on a mask id."""
+    key = mask_id << 3 | groups
+    found = _LEASTS.get(key)
+    if found is None:
+        found = _LEASTS[key] = _least(_MASKS[mask_id], groups)
+    return found
+
+
+_GOOD_IDS: dict[int, int] = {}  # (rest id, groups, below) -> the id of the good mask
+_GOODS: list[int] = []  # good mask by its id
+_GOOD_OF: dict[int, int] = {}  # good mask -> its id
+
+
+def _good_id(rest: int, groups: int, below: int) -> int:
+    key = (rest << 3 | groups) << 6 | (below + 1)  # a shanten is -1 at least
+    found = _GOOD_IDS.get(key)
+    if found is None:
+        good = _good(_MASKS[rest], groups, below)
+        found = _GOOD_OF.get(good)
+        if found is None:
+            found = _GOOD_OF[good] = len(_GOODS)
+            _GOODS.append(good)
+        _GOOD_IDS[key] = found
+    return found
+
+
+_KEY_DRAWS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _key_draws(key: int) -> tuple[tuple[int, int], ...]:
+    """Each kind of a part that may help (a suit's kinds within two ranks of a held tile, a
+    held honour: as ``_suit_draws`` tries), with the part's mask once it is drawn."""
+    found = _KEY_DRAWS.get(key)
+    if found is None:
+        part = key >> 3 & 3
+        counts = _key_counts(key)
+        if part == 3:
+            near = [r for r in range(7) if counts[r]]
+        else:
+            near = [r for r in range(9) if any(counts[max(0, r - 2) : r + 3])]
+        found = tuple((9 * part + r, _MASKS[_part_id(key + (1 << (4 * r + _KEY_SHIFT)))]) for r in near)
+        if len(_KEY_DRAWS) >= _LIMIT:
+            _KEY_DRAWS.clear()
+        _KEY_DRAWS[key] = found
+    return found
+
+
+_REMOVALS: dict[int, dict[int, tuple[int, int]]] = {}
+
+
+def _removals(key: int) -> dict[int, tuple[int, int]]:
+    """For each held kind of a part, the part's mask id and key once one copy is discarded:
+    memoised on the part, as a seat's other parts stay put turn after turn."""
+    found = _REMOVALS.get(key)
+    if found is None:
+        found = {}
+        base = 9 * (key >> 3 & 3)
+        code = key >> _KEY_SHIFT
+        r = 0
+        while code:
+            if code & 15:
+                left = key - (1 << (4 * r + _KEY_SHIFT))
+                found[base + r] = (_part_id(left), left)
+            code >>= 4
+            r += 1
+        if len(_REMOVALS) >= _LIMIT:
+            _REMOVALS.clear()
+        _REMOVALS[key] = found
+    return found
+
+
+_DISCARDS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _part_discards(rest: int, key: int) -> tuple[tuple[int, int], ...]:
+    """For each held kind of a part, the regular-form shanten once one copy is discarded, the
+    other parts merged into the mask of id ``rest``: memoised, as rests are few and parts recur."""
+    memo = rest << _KEY_BITS | key
+    found = _DISCARDS.get(memo)
+    if found is None:
+        groups = key & 7
+        found = tuple(
+            (t, _least_id(_merge_id(rest, mask, groups), groups)) for t, (mask, _) in _removals(key).items()
+        )
+        if len(_DISCARDS) >= _LIMIT:
+            _DISCARDS.clear()
+        _DISCARDS[memo] = found
+    return found
+
+
+_USEFUL: dict[int, int] = {}
+
+
+_PART_USEFUL: dict[int, int] = {}
+
+
+def _part_useful(rest: int, key: int, below: int) -> int:
+    """The kinds (a kinds mask) of a part whose draw takes the regular form under ``below``,
+    the other parts merged into the mask of id ``rest``: memoised on (rest, part, below) in one
+    probe, and on a miss on the part and the good mask (the options of the part that would do
+    it), which many rests share."""
+    memo = (rest << 6 | (below + 1)) << _KEY_BITS | key
+    found = _PART_USEFUL.get(memo)
+    if found is None:
+        good_id = _good_id(rest, key & 7, below)
+        by_good = good_id << _KEY_BITS | key
+        found = _USEFUL.get(by_good)
+        if found is None:
+            good = _GOODS[good_id]
+            found = 0
+            for k, mask in _key_draws(key):
+                if mask & good:
+                    found |= 1 << k
+            if len(_USEFUL) >= _LIMIT:
+                _USEFUL.clear()
+            _USEFUL[by_good] = found
+        if len(_PART_USEFUL) >= _LIMIT:
+            _PART_USEFUL.clear()
+        _PART_USEFUL[memo] = found
+    return found
+
+
+def _rest_ids(ids: list[int], groups: int) -> list[int]:
+    """For each part (by mask id), the id of the merge of the other three."""
+    a, b, c, d = ids
+    ab, cd = _merge_id(a, b, groups), _merge_id(c, d, groups)
     return [
-        _suit_mask(counts[0:9], groups),
-        _suit_mask(counts[9:18], groups),
-        _suit_mask(counts[18:27], groups),
-        _honour_mask(_honours(counts), groups),
+        _merge_id(b, cd, groups),
+        _merge_id(a, cd, groups),
+        _merge_id(ab, d, groups),
+        _merge_id(ab, c, groups),
     ]
 
 
@@ -205,83 +384,10 @@ def guobiao_shanten(counts: Counts, melds: int) -> int:
     """The shanten of a 13 - 3m tile hand on the regular form and 七对 (``GuobiaoShape.shanten``)
     from the part masks: four memoised lookups and three merges."""
     groups = 4 - melds
-    a, b, c, d = _parts(counts, groups)
-    regular = _least(_merge(_merge(a, b, groups), _merge(c, d, groups), groups), groups)
+    a, b, c, d = [_part_id(key) for key in _part_keys(counts, groups)]
+    whole = _merge_id(_merge_id(a, b, groups), _merge_id(c, d, groups), groups)
+    regular = _least_id(whole, groups)
     return min(regular, _seven_pairs(counts)) if melds == 0 else regular
-
-
-def _rests(masks: list[int], groups: int) -> list[int]:
-    """For each part, the merge of the other three."""
-    a, b, c, d = masks
-    ab, cd = _merge(a, b, groups), _merge(c, d, groups)
-    return [_merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups)]
-
-
-_Draws = tuple[tuple[int, int], ...]
-_REMOVALS: dict[tuple[Counts, int, int], dict[int, tuple[int, Counts]]] = {}
-
-
-def _removals(part_counts: Counts, part: int, groups: int) -> dict[int, tuple[int, Counts]]:
-    """For each held kind of a part (its 9 or 7 counts), the part's mask and counts once one
-    copy is discarded: memoised on the part, as a seat's other parts stay put turn after turn."""
-    key = (part_counts, part, groups)
-    found = _REMOVALS.get(key)
-    if found is not None:
-        return found
-    out = {}
-    for i, n in enumerate(part_counts):
-        if n:
-            left = (*part_counts[:i], n - 1, *part_counts[i + 1 :])
-            if part == 3:
-                held = tuple(sorted(c for c in left if c))
-                out[27 + i] = (_honour_mask(held, groups), left)
-            else:
-                out[9 * part + i] = (_suit_mask(left, groups), left)
-    if len(_REMOVALS) >= _LIMIT:
-        _REMOVALS.clear()
-    _REMOVALS[key] = out
-    return out
-
-
-_PartKey = tuple[int, Counts, int, int]
-_DISCARDS: dict[_PartKey, tuple[tuple[int, int], ...]] = {}
-
-
-def _part_discards(rest: int, part_counts: Counts, part: int, groups: int) -> tuple[tuple[int, int], ...]:
-    """For each held kind of a part, the regular-form shanten once one copy is discarded, the
-    other parts merged into ``rest``: memoised, as rest masks are few and parts recur."""
-    key = (rest, part_counts, part, groups)
-    found = _DISCARDS.get(key)
-    if found is None:
-        found = tuple(
-            (t, _least(_merge(rest, mask, groups), groups))
-            for t, (mask, _) in _removals(part_counts, part, groups).items()
-        )
-        if len(_DISCARDS) >= _LIMIT:
-            _DISCARDS.clear()
-        _DISCARDS[key] = found
-    return found
-
-
-_USEFUL: dict[tuple[int, Counts, int, int, int], tuple[int, ...]] = {}
-
-
-def _part_useful(rest: int, part_counts: Counts, part: int, groups: int, below: int) -> tuple[int, ...]:
-    """The kinds of a part (its 9 or 7 counts) whose draw takes the regular form under
-    ``below``, the other parts merged into ``rest``: memoised like ``_part_discards``."""
-    key = (rest, part_counts, part, groups, below)
-    found = _USEFUL.get(key)
-    if found is None:
-        if part == 3:
-            draws = _honour_draws(part_counts, groups)
-        else:
-            draws = _suit_draws(part_counts, groups, 9 * part)
-        good = _good(rest, groups, below)
-        found = tuple(k for k, mask in draws if mask & good)
-        if len(_USEFUL) >= _LIMIT:
-            _USEFUL.clear()
-        _USEFUL[key] = found
-    return found
 
 
 # the two parts other than p and q, by 4 * p + q, for p != q ((0, 0) where p == q: never read)
@@ -294,31 +400,33 @@ _OTHER_TWO: Final[tuple[tuple[int, int], ...]] = tuple(
 
 class _Hand:
     """A 14 - 3m tile hand taken apart once for both questions asked of its discards: its
-    parts' counts and masks, the merge of every three parts (and of two, when asked)."""
+    parts' keys and mask ids, the merge of every three parts (and of two, when asked)."""
 
     __slots__ = (
-        "counts", "groups", "odd", "pairs", "pairs_form", "parts", "removed", "rests", "seven", "shanten",
-        "side", "slices",
-    )  # fmt: skip
+        "counts",
+        "groups",
+        "ids",
+        "keys",
+        "odd",
+        "pairs",
+        "pairs_form",
+        "rests",
+        "seven",
+        "shanten",
+        "side",
+    )
 
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
         # ``seven``: 七对 counts too (a Guobiao hand without melds)
         self.counts, self.groups, self.pairs_form = counts, groups, seven
-        self.slices = slices = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-        a, b, c = _suit_mask(slices[0], groups), _suit_mask(slices[1], groups), _suit_mask(slices[2], groups)
-        d = _honour_mask(_honours(counts), groups)
-        self.parts = (a, b, c, d)
-        ab, cd = _merge(a, b, groups), _merge(c, d, groups)
-        self.rests = (
-            _merge(b, cd, groups), _merge(a, cd, groups), _merge(ab, d, groups), _merge(ab, c, groups)
-        )  # fmt: skip
+        self.keys = keys = _part_keys(counts, groups)
+        self.ids = ids = [_part_id(key) for key in keys]
+        self.rests = _rest_ids(ids, groups)
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
-        # (part, its mask after the discard, shanten left): the useful kinds of the other parts
-        self.side: dict[tuple[int, int, int], list[int]] = {}
-        self.odd: list[int] | None = None  # kinds held once or three times (七对's draws)
-        # per part: each held kind's (mask, counts) once discarded (``_removals``), when asked
-        self.removed: list[dict[int, tuple[int, Counts]] | None] = [None, None, None, None]
+        # (part, its mask id after the discard, shanten left) -> the useful kinds of the other parts
+        self.side: dict[int, int] = {}
+        self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked
         self.pairs: dict[int, int] = {}
 
@@ -326,11 +434,11 @@ class _Hand:
         """The shanten (regular form and 七对) left by discarding each held kind."""
         found = self.shanten
         if found is None:
-            groups, rests, slices, counts = self.groups, self.rests, self.slices, self.counts
+            rests, keys, counts = self.rests, self.keys, self.counts
             found = {}
             for p in range(4):
-                if any(slices[p]):
-                    found.update(_part_discards(rests[p], slices[p], p, groups))
+                if keys[p] >> _KEY_SHIFT:
+                    found.update(_part_discards(rests[p], keys[p]))
             if self.pairs_form:
                 seven = self.seven
                 for t, s in found.items():
@@ -341,41 +449,44 @@ class _Hand:
             self.shanten = found
         return found
 
-    def useful_after(self, t: int) -> frozenset[int]:
-        """The useful kinds of the hand left by discarding ``t``: only part ``p`` (t's) changes,
-        so each other part's rest is the merge of two untouched parts with p's new mask."""
-        groups, counts, slices = self.groups, self.counts, self.slices
+    def useful_after(self, t: int) -> int:
+        """The useful kinds (a kinds mask) of the hand left by discarding ``t``: only part ``p``
+        (t's) changes, so each other part's rest is the merge of two untouched parts with p's
+        new mask."""
+        groups, counts, keys = self.groups, self.counts, self.keys
         p = 3 if t >= 27 else t // 9
-        removed = self.removed[p]
-        if removed is None:
-            removed = self.removed[p] = _removals(slices[p], p, groups)
-        mask, left = removed[t]
+        mask, left = _removals(keys[p])[t]
         found = self.shanten
         before = (found if found is not None else self.discard_shanten())[t]
-        key = (p, mask, before)
-        side = self.side.get(key)
+        side_key = (mask << 2 | p) << 6 | (before + 1)
+        side = self.side.get(side_key)
         if side is None:  # discards of one part leaving the same mask share the other parts' draws
-            side = self.side[key] = []
-            parts, pairs = self.parts, self.pairs
+            side = 0
+            ids, pairs = self.ids, self.pairs
             for q in range(4):
-                if q != p and any(slices[q]):
+                if q != p and keys[q] >> _KEY_SHIFT:
                     r, o = _OTHER_TWO[4 * p + q]
                     two = pairs.get(4 * r + o)
                     if two is None:
-                        two = pairs[4 * r + o] = _merge(parts[r], parts[o], groups)
-                    side.extend(_part_useful(_merge(two, mask, groups), slices[q], q, groups, before))
-        out = [*_part_useful(self.rests[p], left, p, groups, before), *side]
+                        two = pairs[4 * r + o] = _merge_id(ids[r], ids[o], groups)
+                    side |= _part_useful(_merge_id(two, mask, groups), keys[q], before)
+            self.side[side_key] = side
+        out = _part_useful(self.rests[p], left, before) | side
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
                 # 1 -> 2 and 3 -> 4 make a pair for 七对
                 odd = self.odd
-                if odd is None:
-                    odd = self.odd = [k for k in range(34) if counts[k] == 1 or counts[k] == 3]
-                out.extend(k for k in odd if k != t)
+                if odd < 0:
+                    odd = 0
+                    for k in range(34):
+                        if counts[k] == 1 or counts[k] == 3:
+                            odd |= 1 << k
+                    self.odd = odd
+                out |= odd & ~(1 << t)
                 if n == 2 or n == 4:
-                    out.append(t)  # t left once or three times
-        return frozenset(out)
+                    out |= 1 << t  # t left once or three times
+        return out
 
 
 _LAST: list[_Hand] = []
@@ -405,31 +516,38 @@ def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int] | None)
     return {t: found[t] for t in kinds}
 
 
-def _useful_of(
-    counts: Counts, melds: int, groups: int, parts: list[int], draws: list[tuple[tuple[int, int], ...]]
-) -> frozenset[int]:
-    """The useful kinds of a 13 - 3m tile hand whose part masks and draws are given."""
-    rests = _rests(parts, groups)
-    regular = _least(_merge(rests[0], parts[0], groups), groups)
+def guobiao_useful_mask(counts: Counts, melds: int) -> int:
+    """The kinds (a kinds mask) whose draw lowers the shanten of a 13 - 3m tile hand (regular
+    form and 七对)."""
+    groups = 4 - melds
+    keys = _part_keys(counts, groups)
+    ids = [_part_id(key) for key in keys]
+    rests = _rest_ids(ids, groups)
+    regular = _least_id(_merge_id(rests[0], ids[0], groups), groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
     before = min(regular, seven)
-    out = [k for p in range(4) if draws[p] for k, mask in draws[p] if mask & _good(rests[p], groups, before)]
+    out = 0
+    for p in range(4):
+        if keys[p] >> _KEY_SHIFT:
+            out |= _part_useful(rests[p], keys[p], before)
     if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
-        out.extend(k for k, c in enumerate(counts) if c == 1 or c == 3)
-    return frozenset(out)
+        for k in range(34):
+            if counts[k] == 1 or counts[k] == 3:
+                out |= 1 << k
+    return out
 
 
 def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
     """The kinds whose draw lowers the shanten of a 13 - 3m tile hand (regular form and 七对):
     the same set as ``mjstats.integrity.useful.useful_kinds(counts, melds, None)``."""
-    groups = 4 - melds
-    draws = [_draws(counts, p, groups) for p in range(4)]
-    return _useful_of(counts, melds, groups, _parts(counts, groups), draws)
+    mask = guobiao_useful_mask(counts, melds)
+    return frozenset(k for k in range(34) if mask >> k & 1)
 
 
-def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, frozenset[int]]:
-    """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds of the hand left by
-    discarding it: the three untouched parts' masks are shared, only the merges change."""
+def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
+    """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds (a kinds mask) of the
+    hand left by discarding it: the three untouched parts' masks are shared, only the merges
+    change."""
     hand = _hand(counts, melds)
     return {t: hand.useful_after(t) for t in kinds}
 
@@ -443,8 +561,8 @@ def formula_discards(counts: Counts, groups: int) -> dict[int, int]:
     return dict(_hand(counts, 0, groups).discard_shanten())
 
 
-def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[int, frozenset[int]]:
-    """For each of ``kinds`` held: the kinds whose draw lowers the formula of the hand left by
+def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[int, int]:
+    """For each of ``kinds`` held: the kinds (a kinds mask) whose draw lowers the formula of the hand left by
     discarding it (the hand's own kinds within two ranks, as ``integrity.useful`` tries)."""
     hand = _hand(counts, 0, groups)
     return {t: hand.useful_after(t) for t in kinds}

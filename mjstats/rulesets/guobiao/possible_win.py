@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from mjstats.errors import InvalidHand, NotWinningHand
 from mjstats.replay.profile import ComputedWin, Meld, WinContext
-from mjstats.rulesets.guobiao.waits import waits
+from mjstats.rulesets.guobiao.waits import waits_mask
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
@@ -48,7 +48,7 @@ def possible_win(
         return None
     melds = tuple(player.melds)
     # the shape first: most seats at most steps wait on nothing (the calculator costs 50x more)
-    if tile not in _waits(tuple(counts), melds):
+    if not _waits(tuple(counts), melds) >> tile & 1:
         return None
     others = state.visible[tile] - (0 if self_drawn else 1)
     ctx = WinContext(
@@ -72,11 +72,8 @@ def possible_win(
 
 
 @lru_cache(maxsize=8192)
-def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> frozenset[int]:
-    """The kinds completing a 13 - 3 x melds hand (34 counts) in any Guobiao form, by shape.
-    Cached: the three seats waiting for a discard keep their hands from one step to the next."""
-    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
-    try:
-        return frozenset(int(t) for t in waits(tiles, [m.as_tuple() for m in melds]))
-    except InvalidHand:
-        return frozenset()
+def _waits(counts: tuple[int, ...], melds: tuple[Meld, ...]) -> int:
+    """The kinds (a kinds mask, bit k for kind k) completing a 13 - 3 x melds hand (34 counts)
+    in any Guobiao form, by shape. Cached: the three seats waiting for a discard keep their
+    hands from one step to the next."""
+    return waits_mask(counts, tuple(m.as_tuple() for m in melds))

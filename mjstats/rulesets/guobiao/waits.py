@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mjstats.errors import InvalidHand, TileError
 from mjstats.rules.hand import is_complete, partial_shanten, regular_shanten, regular_waits
 from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
+from mjstats.rulesets.guobiao.incremental import guobiao_shanten, guobiao_useful_mask
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
 
 __all__ = [
@@ -22,7 +24,9 @@ __all__ = [
     "hand_counts",
     "shanten",
     "shanten_by_form",
+    "special_may_wait",
     "waits",
+    "waits_mask",
 ]
 
 # TERMINALS_AND_HONOURS and KNITTED_STRAIGHTS (组合龙: 147, 258, 369 each in a different suit)
@@ -111,11 +115,11 @@ def hand_counts(
         counts[t] += 1
     seen = list(counts)
     for meld in meld_list:
-        for t in _meld_tiles(meld):
-            seen[t] += 1
-    for t in range(34):
-        if seen[t] > 4:
-            raise InvalidHand(f"{seen[t]} copies of {ALL_KINDS[t]}: there are only four")
+        for k in _meld_tiles(meld):
+            seen[k] += 1
+    for k in range(34):
+        if seen[k] > 4:
+            raise InvalidHand(f"{seen[k]} copies of {ALL_KINDS[k]}: there are only four")
     return counts, len(meld_list)
 
 
@@ -251,3 +255,61 @@ def waits(hand: str | Iterable[object], melds: Iterable[Sequence[object]] = ()) 
                 found.add(k)
             counts[k] -= 1
     return frozenset(ALL_KINDS[k] for k in found)
+
+
+# --- waits as a kinds mask, for the decision judge -----------------------------------------------
+
+
+def special_may_wait(counts: tuple[int, ...], melds: int) -> bool:
+    """Whether a 13 - 3m tile hand (34 counts) may wait on a special form (十三幺, 全不靠,
+    组合龙): each test is necessary for its form to be one tile away, as in ``shanten``."""
+    if melds > 1:
+        return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
+    if melds == 0:
+        kinds = 34 - counts.count(0)
+        if kinds >= 13:  # 全不靠: 13 different kinds
+            return True
+        if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
+            return True
+    # 组合龙: 8 of a knitted straight's 9 tiles
+    return 27 - counts[:27].count(0) >= 8 and any(
+        sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
+    )
+
+
+_MELD_SPAN = {"CHI": (-1, 0, 1), "PENG": (0, 0, 0), "GANG": (0, 0, 0, 0)}
+
+
+def waits_mask(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> int:
+    """``waits`` of a 13 - 3m tile hand (34 counts; melds as (kind, tile, offer)) as a kinds mask
+    (bit k for kind k), 0 where ``waits`` rejects the hand. A hand that cannot wait on a special
+    form waits on what completes its regular form or 七对: the kinds whose draw takes its shanten
+    (``incremental``'s part masks) from 0 to complete; any other hand asks ``waits``."""
+    exposed = len(melds)
+    seen = list(counts)
+    fast = sum(counts) == 13 - 3 * exposed
+    for kind, tile, _ in melds:
+        span = _MELD_SPAN.get(kind)
+        if span is None or not 0 <= tile < 34 or (kind == "CHI" and (tile >= 27 or tile % 9 in (0, 8))):
+            fast = False  # not a meld ``waits`` takes: it says why the hand is rejected
+            break
+        for d in span:
+            seen[tile + d] += 1
+    if fast and max(seen) <= 4 and not special_may_wait(counts, exposed):
+        if guobiao_shanten(counts, exposed) != 0:
+            return 0
+        return guobiao_useful_mask(counts, exposed)  # reference guobiao.md: 4 melds + pair, 七对
+    return _waits_mask(counts, melds)
+
+
+@lru_cache(maxsize=1 << 13)
+def _waits_mask(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> int:
+    tiles = [t for t, n in enumerate(counts) for _ in range(n)]
+    try:
+        found = waits(tiles, list(melds))
+    except InvalidHand:
+        return 0
+    out = 0
+    for t in found:
+        out |= 1 << int(t)
+    return out

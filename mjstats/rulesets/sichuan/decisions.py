@@ -12,13 +12,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
-from mjstats.decision.view import Counts, RulesetView
+from mjstats.decision.view import Counts, KindsMask, RulesetView
 from mjstats.records import EventKind
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
-    guobiao_useful,
     guobiao_useful_after_discards,
+    guobiao_useful_mask,
 )
 from mjstats.rulesets.sichuan.shape import void_shanten
 from mjstats.rulesets.sichuan.table import SichuanTable
@@ -29,9 +29,6 @@ if TYPE_CHECKING:
     from mjstats.rulesets.sichuan.replay import SichuanReplay
 
 __all__ = ["VIEW", "seat_view", "view_of_void"]
-
-_NONE: frozenset[int] = frozenset()
-
 
 _A = TypeVar("_A")  # what a hand is asked (its shanten or its useful kinds)
 Voids = tuple[int, ...]  # the suits a seat may still hold void: its declared one, or (none
@@ -64,27 +61,27 @@ def _shanten(counts: Counts, melds: int, voids: Voids) -> int:
 
 
 @lru_cache(maxsize=1 << 15)
-def _useful_with_void(counts: Counts, melds: int, voids: Voids) -> frozenset[int]:
-    """Every kind outside the declared void suit tried: a hand still to exchange void tiles is
+def _useful_with_void(counts: Counts, melds: int, voids: Voids) -> KindsMask:
+    """(A kinds mask) every kind outside the declared void suit tried: a hand still to exchange void tiles is
     short of real ones, so a tile far from every held one may lower its shanten too (it fills
     a slot)."""
     before = _void_shanten(counts, melds, voids)
     void = voids[0] if len(voids) == 1 else None
-    out = []
+    out = 0
     for k in range(27):
         if k // 9 == void:
             continue  # a void-suit kind must go again: never useful
         if _void_shanten((*counts[:k], counts[k] + 1, *counts[k + 1 :]), melds, voids) < before:
-            out.append(k)
-    return frozenset(out)
+            out |= 1 << k
+    return out
 
 
-def _useful(counts: Counts, melds: int, voids: Voids) -> frozenset[int]:
+def _useful(counts: Counts, melds: int, voids: Voids) -> KindsMask:
     if _holds(counts, voids):
         return _useful_with_void(counts, melds, voids)
     # no void tile: only a kind within two ranks of a held tile can add a set, a partial set
     # or a pair, as the part masks try
-    return guobiao_useful(counts, melds)
+    return guobiao_useful_mask(counts, melds)
 
 
 def _without(counts: Counts, t: int) -> Counts:
@@ -102,10 +99,8 @@ def _discard_shanten(counts: Counts, melds: int, kinds: list[int] | None, voids:
     return _per_discard(counts, melds, kinds, voids, _shanten)
 
 
-def _useful_after(
-    counts: Counts, melds: int, kinds: list[int], voids: Voids
-) -> dict[int, frozenset[int]]:
-    """For each discard of ``kinds``: the useful kinds of the hand it leaves (declared
+def _useful_after(counts: Counts, melds: int, kinds: list[int], voids: Voids) -> dict[int, KindsMask]:
+    """For each discard of ``kinds``: the useful kinds (a kinds mask) of the hand it leaves (declared
     void-suit discards share one answer, as above)."""
     if not _holds(counts, voids):
         return guobiao_useful_after_discards(counts, melds, kinds)
@@ -131,21 +126,24 @@ def _per_discard(
 
 
 @lru_cache(maxsize=1 << 15)
-def _waits(counts: Counts, melds: tuple[tuple[str, int, int], ...], void: int | None) -> frozenset[int]:
-    """Kinds completing a 13 - 3m hand (4 sets + pair, 七对 with no meld), none while a void-suit
-    tile is held; a kind held four times (hand and melds) is no wait (reference §4.6)."""
+def _waits(counts: Counts, melds: tuple[tuple[str, int, int], ...], void: int | None) -> KindsMask:
+    """Kinds (a kinds mask) completing a 13 - 3m hand (4 sets + pair, 七对 with no meld), none while
+    a void-suit tile is held; a kind held four times (hand and melds) is no wait (reference §4.6)."""
     concealed = counts[:27]
     if sum(concealed) + 3 * len(melds) != 13 or max(concealed) > 4:
-        return _NONE
+        return 0
     if void is not None and any(concealed[9 * void : 9 * void + 9]):
-        return _NONE  # reference §2.3: no win while holding the void suit
+        return 0  # reference §2.3: no win while holding the void suit
     held = list(concealed)
     for kind, tile, _ in melds:
         if tile >= 27:
-            return _NONE
+            return 0
         held[tile] += 4 if kind == "GANG" else 3
     found = waits_by_key(bytes(concealed), tuple(held) if melds else bytes(concealed), bool(melds), void)
-    return frozenset(int(t) for t in found)
+    out = 0
+    for t in found:
+        out |= 1 << int(t)
+    return out
 
 
 def _sichuan(replay: HandReplay) -> SichuanReplay:
@@ -164,7 +162,7 @@ def _legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, disca
     if p.won or tile >= 27 or not p.counts[tile]:
         return False
     before = (*p.counts[:tile], p.counts[tile] - 1, *p.counts[tile + 1 :])
-    return tile in _waits(before, tuple(p.melds), p.void)
+    return _waits(before, tuple(p.melds), p.void) >> tile & 1 == 1
 
 
 def _may_discard(replay: HandReplay, seat: int, tile: int) -> bool:

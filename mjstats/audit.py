@@ -409,10 +409,10 @@ def _run_task(task: Task) -> TaskResult:
     return replay_task(task, _worker_profile, _worker_overrides)
 
 
-def default_jobs(hands: int, cores: int) -> int:
+def default_jobs(hands: int, cores: int, per_job: int = HANDS_PER_DEFAULT_JOB) -> int:
     """Worker processes when the caller names none: one per core, but no more than one per
-    HANDS_PER_DEFAULT_JOB hands, so a small dataset is not slowed by workers' start-up."""
-    return max(1, min(cores, hands // HANDS_PER_DEFAULT_JOB))
+    ``per_job`` hands, so a small dataset is not slowed by workers' start-up."""
+    return max(1, min(cores, hands // per_job))
 
 
 def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:

@@ -278,6 +278,9 @@ def test_the_table_is_the_same_for_any_job_count(styled_dataset, tmp_path):
     mjstats.decisions(copy, jobs=2, batch_hands=8)
     two = mjstats.open_dataset(copy).arrow("decisions")
     assert one.equals(two)
+    # no jobs named: 32 hands are judged in this process, not by workers that start for longer
+    assert mjstats.decisions(copy).jobs == 1
+    assert mjstats.open_dataset(copy).arrow("decisions").equals(one)
     assert one.schema.field("shanten_before").type == "int16"
     assert one.schema.field("danger").type == "int8"
 

@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("dataset", type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
-        "--jobs", "-j", type=int, default=None, metavar="N", help="worker processes (default: the CPU count)"
+        "--jobs", "-j", type=int, default=None, metavar="N",
+        help="worker processes (default: the CPU count, at most one per 500 hands)"
     )
     p.add_argument(
         "--profile",

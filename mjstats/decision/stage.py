@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mjstats.audit import PartSlicer, PartWriter, Task, derived_output_version, plan_tasks
+from mjstats.audit import PartSlicer, PartWriter, Task, default_jobs, derived_output_version, plan_tasks
 from mjstats.decision.judge import FLAGS, KINDS, DecisionColumns, hand_decision_columns
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
@@ -35,6 +35,9 @@ __all__ = ["DECISIONS", "DECISIONS_SCHEMA", "DecisionSummary", "decisions", "dec
 
 DECISIONS = "decisions"  # the table's name in the dataset
 FLUSH_HANDS = 50_000
+# a worker's start-up and its tables' warm-up cost about 2 s of judging (~500 hands): below
+# that many hands a job, the default starts fewer workers (mjstats.audit.default_jobs)
+HANDS_PER_DEFAULT_JOB = 500
 
 _i16, _i32 = pa.int16(), pa.int32()
 DECISIONS_SCHEMA = pa.schema(
@@ -179,21 +182,24 @@ def decisions(
     overrides: Mapping[str, ReplayProfile] | None = None,
 ) -> DecisionSummary:
     """Judge every decision of the dataset at ``path`` and store the ``decisions`` table in it
-    (a rerun replaces it). ``jobs``: worker processes (default: CPU count; 1 = this process);
+    (a rerun replaces it). ``jobs``: worker processes (default: CPU count, at most one per 500
+    hands; 1 = this process);
     ``progress`` is called with the hands done so far; ``overrides`` maps a ruleset to the replay
     profile its hands are judged under (``{name: user_profile("club.toml")}``, as the audit; default:
     each hand's own). Holds the dataset's writer lock (another writer makes it wait up to
     ``wait`` seconds, then DatasetBusy)."""
     started = time.perf_counter()
     root = path if is_url(path) else Path(path)
-    jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     kinds: Counter[str] = Counter()
     flags: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     errors: list[str] = []
     done = rows = 0
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
-        tasks = plan_tasks(dataset.path, dataset.parts(), jobs, batch_hands)
+        tasks = plan_tasks(dataset.path, dataset.parts(), cores, batch_hands)
+        if jobs is None:
+            jobs = default_jobs(sum(t[5] - t[4] for t in tasks), cores, HANDS_PER_DEFAULT_JOB)
         with derived_output_version(root, (DECISIONS,)) as (put, manifest):
             writer = PartWriter(put, flush_hands, {DECISIONS: DECISIONS_SCHEMA})
             for table, task_skipped, task_errors, n in _results(tasks, jobs, overrides):

@@ -35,8 +35,9 @@ __all__ = ["DECISIONS", "DECISIONS_SCHEMA", "DecisionSummary", "decisions", "dec
 
 DECISIONS = "decisions"  # the table's name in the dataset
 FLUSH_HANDS = 50_000
-# a worker's start-up and its tables' warm-up cost about 2 s of judging (~500 hands): below
-# that many hands a job, the default starts fewer workers (mjstats.audit.default_jobs)
+# a worker costs about 1.5 CPU s to start and warm its tables (~150 hands of judging), so
+# below 500 hands a worker the pool gains little: the default starts fewer workers then
+# (mjstats.audit.default_jobs)
 HANDS_PER_DEFAULT_JOB = 500
 
 _i16, _i32 = pa.int16(), pa.int32()

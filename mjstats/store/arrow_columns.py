@@ -11,6 +11,7 @@ as numpy arrays, which is what ``to_numpy`` does, without its import.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -99,15 +100,25 @@ def repeated_string(value: str, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.string(), n, buffers, null_count=0)
 
 
-def string_lists(rows: Sequence[Sequence[str] | None]) -> pa.Array:
-    """A ``list<string>`` column (lists or tuples of strings); None is a null list."""
+def _list_layout(
+    rows: Sequence[Sequence[Any] | None], offset_type: type[np.signedinteger]
+) -> tuple[Sequence[Sequence[Any]], np.ndarray | None, np.ndarray]:
+    """A list column's rows with null lists as empty ones, its validity (None: no null list)
+    and its offsets (``n + 1`` of ``offset_type``)."""
     n = len(rows)
     valid = None
     if None in rows:
         valid = np.fromiter((r is not None for r in rows), np.bool_, n)
         rows = [r or () for r in rows]
-    offsets = np.zeros(n + 1, np.int32)
+    offsets = np.zeros(n + 1, offset_type)
     np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])  # type: ignore[arg-type]
+    return rows, valid, offsets  # type: ignore[return-value]
+
+
+def string_lists(rows: Sequence[Sequence[str] | None]) -> pa.Array:
+    """A ``list<string>`` column (lists or tuples of strings); None is a null list."""
+    n = len(rows)
+    rows, valid, offsets = _list_layout(rows, np.int32)
     items = strings([item for row in rows for item in row])  # type: ignore[union-attr]
     bitmap, nulls = _validity(valid)
     return pa.Array.from_buffers(
@@ -119,12 +130,7 @@ def _lists(rows: Sequence[Sequence[object] | None], type: pa.ListType) -> pa.Arr
     """A list column of integers or of string lists (a hand's wall, dice, meta pairs); None is a
     null list, and a None item a null item."""
     n = len(rows)
-    valid = None
-    if None in rows:
-        valid = np.fromiter((r is not None for r in rows), np.bool_, n)
-        rows = [r or () for r in rows]
-    offsets = np.zeros(n + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, rows), np.int64, n), out=offsets[1:])  # type: ignore[arg-type]
+    rows, valid, offsets = _list_layout(rows, np.int64)
     if offsets[-1] > _MAX_OFFSET:
         raise ValueError(f"{offsets[-1]:,} list items are more than one Arrow list column holds")
     items = column([item for row in rows for item in row], type.value_type)  # type: ignore[union-attr]

@@ -69,8 +69,9 @@ __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "fin
 UNSUPPORTED = "unsupported"  # audited_hands status of a hand no replay profile covers yet
 MIN_BATCH = 500  # hands per task at least (smaller batches cost more than they balance)
 # A spawned worker costs about half a second of start-up (interpreter, pyarrow, the rules
-# tables) before its first hand, about 2,000 hands of replay: below this many hands a job, the
-# default runs fewer workers (one: in this process), as a pool would finish later (docs/audit.md).
+# tables) before its first hand, over a thousand hands of replay (~2,600 hands per CPU s): below
+# this many hands a job, the default runs fewer workers (one: in this process), as a pool would
+# finish later (docs/audit.md).
 HANDS_PER_DEFAULT_JOB = 5_000
 
 AUDIT_SCHEMAS = DERIVED_SCHEMAS  # the derived tables this module writes (mjstats.store.derived_schema)
@@ -415,6 +416,19 @@ def default_jobs(hands: int, cores: int, per_job: int = HANDS_PER_DEFAULT_JOB) -
     return max(1, min(cores, hands // per_job))
 
 
+def plan_run(
+    version: Path, parts: list[tuple[str, str, str]], jobs: int | None, batch: int | None, per_job: int
+) -> tuple[list[Task], int]:
+    """A stage's tasks and its worker count: ``jobs`` as asked, or by default one per core and
+    at most one per ``per_job`` hands (:func:`default_jobs`). Shared by the audit and the
+    decisions stage; the tasks are cut for the cores either way."""
+    cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    tasks = plan_tasks(version, parts, cores, batch)
+    if jobs is not None:
+        return tasks, cores
+    return tasks, default_jobs(sum(stop - start for *_, start, stop in tasks), cores, per_job)
+
+
 def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
     """Batches of hands, each within one part file and never splitting a match. Without a fixed
     ``batch``, about four per job (at least 500 hands): whole part files when there are many, so
@@ -574,12 +588,10 @@ def audit_dataset(
     started = time.perf_counter()
     # a URL (s3://, memory://) is replayed from the local snapshot its reader takes (store.snapshot)
     root = path if is_url(path) else Path(path)
-    cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     # one writer from the read to the store: no change may come in between
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
         rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-        tasks = plan_tasks(dataset.path, dataset.parts(), cores, batch_hands)
-        jobs = cores if jobs is not None else default_jobs(sum(t[5] - t[4] for t in tasks), cores)
+        tasks, jobs = plan_run(dataset.path, dataset.parts(), jobs, batch_hands, HANDS_PER_DEFAULT_JOB)
         results = _pool_results(tasks, jobs, profile, overrides)
         return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
                              started=started, jobs=jobs)

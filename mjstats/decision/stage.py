@@ -9,7 +9,6 @@ only at the end (an interrupted run leaves the dataset as it was).
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -20,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mjstats.audit import PartSlicer, PartWriter, Task, default_jobs, derived_output_version, plan_tasks
+from mjstats.audit import PartSlicer, PartWriter, Task, derived_output_version, plan_run
 from mjstats.decision.judge import FLAGS, KINDS, DecisionColumns, hand_decision_columns
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Hand
@@ -37,7 +36,7 @@ DECISIONS = "decisions"  # the table's name in the dataset
 FLUSH_HANDS = 50_000
 # a worker costs about 1.5 CPU s to start and warm its tables (~150 hands of judging), so
 # below 500 hands a worker the pool gains little: the default starts fewer workers then
-# (mjstats.audit.default_jobs)
+# (mjstats.audit.plan_run)
 HANDS_PER_DEFAULT_JOB = 500
 
 _i16, _i32 = pa.int16(), pa.int32()
@@ -191,16 +190,13 @@ def decisions(
     ``wait`` seconds, then DatasetBusy)."""
     started = time.perf_counter()
     root = path if is_url(path) else Path(path)
-    cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     kinds: Counter[str] = Counter()
     flags: Counter[str] = Counter()
     skipped: Counter[str] = Counter()
     errors: list[str] = []
     done = rows = 0
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
-        tasks = plan_tasks(dataset.path, dataset.parts(), cores, batch_hands)
-        if jobs is None:
-            jobs = default_jobs(sum(t[5] - t[4] for t in tasks), cores, HANDS_PER_DEFAULT_JOB)
+        tasks, jobs = plan_run(dataset.path, dataset.parts(), jobs, batch_hands, HANDS_PER_DEFAULT_JOB)
         with derived_output_version(root, (DECISIONS,)) as (put, manifest):
             writer = PartWriter(put, flush_hands, {DECISIONS: DECISIONS_SCHEMA})
             for table, task_skipped, task_errors, n in _results(tasks, jobs, overrides):

@@ -77,6 +77,25 @@ def test_default_jobs_start_no_pool_for_a_small_dataset(sample_dataset: Path) ->
     assert default_jobs(40 * per, 1) == 1
 
 
+def test_default_jobs_give_a_mid_size_dataset_fewer_workers_than_cores(
+    sample_dataset: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # four cores and the threshold scaled down to 6 hands a worker: the sample's 16 hands are cut
+    # into tasks for four cores but start two workers (16 // 6), and the tables are the one-job run's
+    import mjstats.audit
+
+    audit_dataset(sample_dataset, jobs=1, profile=PROFILE)
+    one = tables(sample_dataset)
+    monkeypatch.setattr(mjstats.audit.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(mjstats.audit, "HANDS_PER_DEFAULT_JOB", 6)
+    summary = audit_dataset(sample_dataset, profile=PROFILE)
+    assert summary.jobs == 2
+    monkeypatch.setattr(mjstats.audit, "HANDS_PER_DEFAULT_JOB", 9)
+    assert audit_dataset(sample_dataset, profile=PROFILE).jobs == 1  # 16 // 9
+    for name, frame in tables(sample_dataset).items():
+        pd.testing.assert_frame_equal(one[name], frame, check_like=True)
+
+
 def test_faults_are_found_through_the_dataset(tmp_path: Path) -> None:
     hands: list[Hand] = list(sample_hands())
     expected: dict[str, str] = {}

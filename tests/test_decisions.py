@@ -266,10 +266,12 @@ def test_greedy_is_efficient_and_flush_is_not(styled_dataset):
         assert ((out["value"] >= 0) & (out["value"] <= 1)).all()
 
 
-def test_the_table_is_the_same_for_any_job_count(styled_dataset, tmp_path):
+def test_the_table_is_the_same_for_any_job_count(styled_dataset, tmp_path, monkeypatch):
     import shutil
 
     import mjstats
+    import mjstats.audit
+    from mjstats.decision import stage
 
     mjstats.decisions(styled_dataset, jobs=1)
     one = mjstats.open_dataset(styled_dataset).arrow("decisions")
@@ -280,6 +282,12 @@ def test_the_table_is_the_same_for_any_job_count(styled_dataset, tmp_path):
     assert one.equals(two)
     # no jobs named: 32 hands are judged in this process, not by workers that start for longer
     assert mjstats.decisions(copy).jobs == 1
+    assert mjstats.open_dataset(copy).arrow("decisions").equals(one)
+    # a mid-size dataset: four cores, the threshold scaled down to 10 hands a worker, so the 32
+    # hands start three workers, not four
+    monkeypatch.setattr(mjstats.audit.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(stage, "HANDS_PER_DEFAULT_JOB", 10)
+    assert mjstats.decisions(copy).jobs == 3
     assert mjstats.open_dataset(copy).arrow("decisions").equals(one)
     assert one.schema.field("shanten_before").type == "int16"
     assert one.schema.field("danger").type == "int8"

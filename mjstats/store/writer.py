@@ -28,6 +28,7 @@ from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer
 from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
 from mjstats.store.sources import SourceInput
+from mjstats.store.write_behind import WriteBehind
 
 __all__ = ["IngestSummary", "SourceInput", "ingest_sources", "sha256_file", "write_derived"]
 
@@ -122,9 +123,11 @@ _ENCODINGS: dict[str, dict[str, Any]] = {
 
 
 class _PartitionWriter:
-    """Buffers one (ruleset, period) partition and writes a part file per table when full."""
+    """Buffers one (ruleset, period) partition and writes a part file per table when full (on
+    the ingest's background writer, ``writes``)."""
 
-    def __init__(self, staging: Path, ruleset: str, period: str, run: int) -> None:
+    def __init__(self, staging: Path, ruleset: str, period: str, run: int, writes: WriteBehind) -> None:
+        self.writes = writes
         self.dirs = {
             name: staging / name / f"ruleset={ruleset}" / f"period={period}" for name in INGEST_TABLES
         }
@@ -159,16 +162,20 @@ class _PartitionWriter:
         tables["matches"] = _matches_table(self.matches)
         name = f"part-{self.run:06d}-{self.parts:05d}.parquet"
         self.parts += 1
-        for table_name, table in tables.items():
-            folder = self.dirs[table_name]
-            folder.mkdir(parents=True, exist_ok=True)
-            pq.write_table(table, folder / name, compression="zstd", **_ENCODINGS.get(table_name, {}))
+        dirs = self.dirs
+
+        def write() -> None:
+            for table_name, table in tables.items():
+                folder = dirs[table_name]
+                folder.mkdir(parents=True, exist_ok=True)
+                pq.write_table(table, folder / name, compression="zstd", **_ENCODINGS.get(table_name, {}))
+
+        self.writes.submit(write)
         for parts in self.pending.values():
             parts.clear()
         for values in self.matches.values():
             values.clear()
         self.n_hands = 0
-        del tables
         # the collector is paused while buffering; sweep once per part file. Everything made since
         # the last sweep is young: the young generations hold it, and leaving out the oldest (the
         # modules, some 60,000 objects) saves ~25 ms a part file
@@ -329,8 +336,10 @@ def ingest_into(
     ``summary``. ``seen`` holds the hashes of the (match_id, hand_no) keys already in the
     dataset: such a hand becomes a duplicate reject. Local and URL datasets both come here."""
     # records hold no reference cycles; with hundreds of thousands of them buffered, every
-    # automatic collection would rescan them all: pausing it makes the ingest several times faster
-    with paused_collection():
+    # automatic collection would rescan them all: pausing it makes the ingest several times faster.
+    # Part files are written behind the parse (store.write_behind); every write is done, or on an
+    # error or Ctrl-C dropped and waited for, before this returns
+    with paused_collection(), WriteBehind() as writes:
         known = {s["sha256"] for s in manifest_data["sources"]}
         run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
@@ -350,7 +359,7 @@ def ingest_into(
             def writer_for(part_key: tuple[str, str]) -> _PartitionWriter:
                 writer = writers.get(part_key)
                 if writer is None:
-                    writer = writers[part_key] = _PartitionWriter(staging, *part_key, run)
+                    writer = writers[part_key] = _PartitionWriter(staging, *part_key, run, writes)
                 return writer
 
             def close_match(match: list[Any] = match) -> None:

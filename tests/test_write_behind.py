@@ -1,0 +1,113 @@
+"""The ingest's background part writer: writes in order, errors raised in the caller, nothing
+written after a failure or an interruption, and an interrupted ingest leaves no staging folder."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mjstats.store import SourceInput, ingest_sources, open_dataset
+from mjstats.store.write_behind import WriteBehind
+from tests.test_replay_oracle import SAMPLE
+
+
+def test_writes_run_in_order_off_the_callers_thread_and_close_waits_for_them() -> None:
+    done: list[tuple[int, str]] = []
+    caller = threading.current_thread().name
+    with WriteBehind() as writes:
+        for i in range(5):
+            writes.submit(lambda i=i: (time.sleep(0.01), done.append((i, threading.current_thread().name))))
+    assert [i for i, _ in done] == [0, 1, 2, 3, 4]
+    assert {name for _, name in done} == {"mjstats-part-writer"} != {caller}
+
+
+def test_a_failed_write_is_raised_in_the_caller_and_the_later_writes_are_skipped() -> None:
+    done: list[int] = []
+
+    def broken() -> None:
+        raise OSError("disk full")
+
+    writes = WriteBehind(depth=4)
+    writes.submit(lambda: done.append(1))
+    writes.submit(broken)
+    writes.submit(lambda: done.append(3))
+    with pytest.raises(OSError, match="disk full"):
+        writes.close()
+    assert done == [1]
+
+
+def test_the_next_submit_raises_a_failure_already_seen() -> None:
+    writes = WriteBehind()
+    failed = threading.Event()
+
+    def broken() -> None:
+        failed.set()
+        raise OSError("no space left")
+
+    writes.submit(broken)
+    assert failed.wait(5)
+    time.sleep(0.05)  # the thread records the error right after raising it
+    with pytest.raises(OSError, match="no space left"):
+        writes.submit(lambda: None)
+    writes.abandon()
+
+
+def test_an_exception_drops_the_queued_writes_and_waits_for_the_running_one() -> None:
+    started, release = threading.Event(), threading.Event()
+    done: list[str] = []
+
+    def slow() -> None:
+        started.set()
+        release.wait(5)
+        done.append("slow")
+
+    with pytest.raises(KeyboardInterrupt), WriteBehind(depth=2) as writes:
+        writes.submit(slow)
+        assert started.wait(5)
+        writes.submit(lambda: done.append("queued"))
+        threading.Timer(0.1, release.set).start()
+        raise KeyboardInterrupt
+    # the running write finished before the exception left the block; the queued one never ran
+    assert done == ["slow"]
+
+
+def test_an_interrupted_ingest_leaves_no_staging_folder_and_no_late_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mjstats.store import writer
+
+    real = writer.pq.write_table
+    writing = threading.Event()
+    ended: list[float] = []  # when each write call returned (or failed)
+
+    def slow_write(*args: object, **kwargs: object) -> None:
+        writing.set()
+        try:
+            time.sleep(0.3)  # longer than the clean-up after an interruption takes
+            real(*args, **kwargs)
+        finally:
+            ended.append(time.monotonic())
+
+    def interrupt(read: int) -> None:
+        if writing.wait(5):  # a part file is being written behind the parse: stop now
+            raise KeyboardInterrupt
+
+    out = tmp_path / "ds"
+    ingest_sources([SourceInput(SAMPLE, "botzone")], out)
+    monkeypatch.setattr(writer.pq, "write_table", slow_write)
+    before = open_dataset(out).path.name
+    hands = [line for line in SAMPLE.read_text(encoding="utf-8").split("\n\n") if line.strip()]
+    more = tmp_path / "more.txt"
+    more.write_text("\n\n".join(h.replace("Match ", "Match 9", 1) for h in hands) + "\n", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt):
+        ingest_sources(
+            [SourceInput(more, "botzone")], out, chunk_hands=2, batch_records=2, progress=interrupt
+        )
+    returned = time.monotonic()
+    time.sleep(0.5)  # a write still running after the return would end now
+    assert ended and max(ended) <= returned  # the write in progress ended before the ingest returned
+    assert not list(out.glob(".tmp-*"))
+    assert open_dataset(out).path.name == before and len(open_dataset(out).table("hands")) == 16

@@ -130,7 +130,7 @@ lint: $(STAMP_DEV)
 ## measured in the same run. Run them on an otherwise idle machine.
 BENCHES := startup ingest canonical fans shanten fuzhou sichuan replay_fuzhou audit decisions simulate stats scale viewer
 ## Those of COMPILED_BENCHES run again on the compiled build (make compiled), each naming its build.
-COMPILED_BENCHES := fans audit sichuan decisions
+COMPILED_BENCHES := fans audit sichuan decisions worker_threshold
 bench: $(STAMP_DEV) compiled
 	@for b in $(BENCHES); do echo "== bench/$$b.py"; $(BIN)/python bench/$$b.py || exit 1; done
 	@for b in $(COMPILED_BENCHES); do echo "== bench/$$b.py (compiled build)"; \

@@ -38,7 +38,7 @@ __all__ = [
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
-_SIDE = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
+_SIDE: Final = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
 
 
 def _bit(m: int, s: int, p: int) -> int:
@@ -70,7 +70,7 @@ def _mask(options: _Options, groups: int) -> int:
 
 
 _SUITS: dict[tuple[Counts, int], int] = {}
-_LIMIT = 1 << 18
+_LIMIT: Final = 1 << 18
 
 
 def _suit_mask(suit: Counts, groups: int) -> int:
@@ -179,12 +179,14 @@ def _seven_pairs(counts: Counts) -> int:
 # 5 * (6p + b), 0 where the part has no pair. Values are at most 2b + p <= 11, so a cell's top bit
 # is free: two tables are merged (the best split of the blocks and the pair between two parts)
 # and a draw is tested against the rest of the hand with a few whole-int operations on all
-# twelve cells at once. Tables are memoised on the part's counts, packed 4 bits a rank.
+# twelve cells at once (60 bits: a C integer in the compiled build, where no product of two
+# such ints is taken, as mypyc multiplies only small ints inline). Parts are memoised on their
+# counts, packed 4 bits a rank.
 
-_CELL = 5
-_ROW = 6  # blocks 0..5: up to 5 sets (a 16-tile hand's melds + pair)
-_PAIR_ROW = _CELL * _ROW  # the shift of row p = 1
-_HONOURS_KEY = 1 << 40  # marks an honours part's key (7 counts of 4 bits: below 1 << 28)
+_CELL: Final = 5
+_ROW: Final = 6  # blocks 0..5: up to 5 sets (a 16-tile hand's melds + pair)
+_PAIR_ROW: Final = 30  # _CELL * _ROW, the shift of row p = 1
+_HONOURS_KEY: Final = 1 << 40  # marks an honours part's key (7 counts of 4 bits: below 1 << 28)
 
 
 def _cells(rows: tuple[int, ...], first: int, last: int) -> int:
@@ -201,9 +203,13 @@ _TOP: Final = 16 * _cells((0, 1), 0, _ROW - 1)  # every cell's top bit
 _BOTH: Final = tuple(31 * _cells((0, 1), 0, g) for g in range(_ROW))
 _FIRST: Final = tuple(31 * _cells((0,), 0, g) for g in range(_ROW))
 _TOPS: Final = tuple(16 * _cells((0, 1), 0, g) for g in range(_ROW))
-# by (b1, G): ones in the cells b1 <= b <= G of both rows, and of row 1 alone
-_SPREAD: Final = tuple(tuple(_cells((0, 1), b1, g) for g in range(_ROW)) for b1 in range(_ROW))
-_SPREAD_PAIR: Final = tuple(tuple(_cells((1,), b1, g) for g in range(_ROW)) for b1 in range(_ROW))
+# by ((b1 * 6 + G) * 16 + v): v in the cells b1 <= b <= G of both rows, and of row 1 alone
+_SPREAD: Final = tuple(
+    v * _cells((0, 1), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16)
+)
+_SPREAD_PAIR: Final = tuple(
+    v * _cells((1,), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16)
+)
 # by a threshold T = 1..12: 16 - T in every cell (a cell reaching T then sets its top bit)
 _REACH: Final = tuple(max(0, 16 - t) * _cells((0, 1), 0, _ROW - 1) for t in range(13))
 
@@ -212,7 +218,7 @@ def _most(x: int, y: int) -> int:
     """The cell-wise maximum of two tables (cells under 16): x | top - y keeps each cell's top
     bit where x's cell is at least y's, with no borrow between cells."""
     keep = ((x | _TOP) - y & _TOP) >> 4
-    keep *= 31
+    keep = (keep << 5) - keep  # the whole cell
     return x & keep | y & ~keep
 
 
@@ -248,13 +254,13 @@ def _merge_tables(a: int, b: int, groups: int) -> int:
     for b1 in range(groups + 1):
         shift = _CELL * b1
         v = a >> shift & 15
+        at = (b1 * _ROW + groups) << 4
         if v > plain:
-            out = _most(out, ((b & _BOTH[groups - b1]) << shift) + v * _SPREAD[b1][groups])
+            out = _most(out, ((b & _BOTH[groups - b1]) << shift) + _SPREAD[at | v])
             plain = v
         v = a >> (shift + _PAIR_ROW) & 15
         if v > paired:
-            moved = (b & _FIRST[groups - b1]) << (shift + _PAIR_ROW)
-            out = _most(out, moved + v * _SPREAD_PAIR[b1][groups])
+            out = _most(out, ((b & _FIRST[groups - b1]) << (shift + _PAIR_ROW)) + _SPREAD_PAIR[at | v])
             paired = v
     return out
 
@@ -294,7 +300,6 @@ def _whole_value(table: int, groups: int) -> int:
     return plain if plain > paired else paired
 
 
-_TABLES: dict[int, int] = {}  # a part's key (its counts; honours marked) -> its table
 _BLOCKS: dict[Counts, int] = {}  # a suit block's counts -> its table
 
 
@@ -335,56 +340,57 @@ def _suit_table(code: int) -> int:
 def _table(key: int) -> int:
     """The table of a part's key: a suit's counts (4 bits a rank), or the honours' counts
     marked with ``_HONOURS_KEY`` (their order does not matter: sorted, as the engine takes them)."""
-    found = _TABLES.get(key)
-    if found is None:
-        if key & _HONOURS_KEY:
-            held = tuple(sorted(n for n in (key >> (4 * r) & 15 for r in range(7)) if n))
-            found = _table_of(_honour_options(held))
-        else:
-            found = _suit_table(key)
-        if len(_TABLES) >= _LIMIT:
-            _TABLES.clear()
-        _TABLES[key] = found
-    return found
+    if key & _HONOURS_KEY:
+        held = tuple(sorted(n for n in (key >> (4 * r) & 15 for r in range(7)) if n))
+        return _table_of(_honour_options(held))
+    return _suit_table(key)
 
 
-_DRAWS: dict[int, tuple[tuple[int, int], ...]] = {}
+class _Part:
+    """One part's counts (its key), its table, and what the judge asks of it again and again,
+    each found once: the part after each discard and each useful draw."""
 
+    __slots__ = ("after_draws", "draw_tables", "key", "removals", "table")
 
-def _draws(key: int) -> tuple[tuple[int, int], ...]:
-    """Each rank of a part whose draw may help (a suit's ranks within two of a held tile, a held
-    honour: as ``integrity.useful`` tries), with the part's table once it is drawn."""
-    found = _DRAWS.get(key)
-    if found is None:
-        if key & _HONOURS_KEY:
-            near = [r for r in range(7) if key >> (4 * r) & 15]
-        else:
+    def __init__(self, key: int) -> None:
+        self.key = key
+        self.table = _table(key)
+        self.removals: list[tuple[int, _Part]] | None = None
+        self.draw_tables: list[tuple[int, int]] | None = None
+
+    def discards(self) -> list[tuple[int, _Part]]:
+        """For each held rank: the rank and the part once one copy of it is discarded."""
+        found = self.removals
+        if found is None:
+            key = self.key
             held = [r for r in range(9) if key >> (4 * r) & 15]
-            near = [r for r in range(9) if any(abs(r - h) <= 2 for h in held)]
-        found = tuple((r, _table(key + (1 << (4 * r)))) for r in near)
-        if len(_DRAWS) >= _LIMIT:
-            _DRAWS.clear()
-        _DRAWS[key] = found
-    return found
+            found = self.removals = [(r, _part(key - (1 << (4 * r)))) for r in held]
+        return found
+
+    def draws(self) -> list[tuple[int, int]]:
+        """Each rank whose draw may help (a suit's ranks within two of a held tile, a held
+        honour: as ``integrity.useful`` tries), with the part's table once it is drawn."""
+        found = self.draw_tables
+        if found is None:
+            key = self.key
+            if key & _HONOURS_KEY:
+                near = [r for r in range(7) if key >> (4 * r) & 15]
+            else:
+                held = [r for r in range(9) if key >> (4 * r) & 15]
+                near = [r for r in range(9) if any(abs(r - h) <= 2 for h in held)]
+            found = self.draw_tables = [(r, _part(key + (1 << (4 * r))).table) for r in near]
+        return found
 
 
-_REMOVALS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_PARTS: dict[int, _Part] = {}
 
 
-def _removals(key: int) -> tuple[tuple[int, int, int], ...]:
-    """For each held rank of a part: the rank, the part's key and its table once one copy is
-    discarded; memoised on the part, as a seat's other parts stay put turn after turn."""
-    found = _REMOVALS.get(key)
+def _part(key: int) -> _Part:
+    found = _PARTS.get(key)
     if found is None:
-        out = []
-        for r in range(9):
-            if key >> (4 * r) & 15:
-                left = key - (1 << (4 * r))
-                out.append((r, left, _table(left)))
-        found = tuple(out)
-        if len(_REMOVALS) >= _LIMIT:
-            _REMOVALS.clear()
-        _REMOVALS[key] = found
+        if len(_PARTS) >= _LIMIT:
+            _PARTS.clear()
+        found = _PARTS[key] = _Part(key)
     return found
 
 
@@ -400,12 +406,12 @@ def _part_keys(counts: Counts) -> list[int]:
     return keys
 
 
-def _useful_of(key: int, base: int, complement: int, reach: int, tops: int) -> int:
+def _useful_of(part: _Part, base: int, complement: int, reach: int, tops: int) -> int:
     """The kinds (a kinds mask; ``base``: the part's first kind) of a part whose draw makes a
     cell of its table plus ``complement`` (the rest of the hand) reach the threshold in
     ``reach`` (cells b <= G: ``tops``)."""
     out = 0
-    for r, table in _draws(key):
+    for r, table in part.draws():
         if (table + complement + reach) & tops:
             out |= 1 << (base + r)
     return out
@@ -427,7 +433,7 @@ def guobiao_shanten(counts: Counts, melds: int) -> int:
     """The shanten of a 13 - 3m tile hand on the regular form and 七对 (``GuobiaoShape.shanten``)
     from the part tables: four memoised lookups and three merges."""
     groups = 4 - melds
-    a, b, c, d = [_table(key) for key in _part_keys(counts)]
+    a, b, c, d = [_part(key).table for key in _part_keys(counts)]
     whole = _merge_tables(_merge_tables(a, b, groups), _merge_tables(c, d, groups), groups)
     regular = 2 * groups - _whole_value(whole, groups)
     return min(regular, _seven_pairs(counts)) if melds == 0 else regular
@@ -454,6 +460,7 @@ class _Hand:
         "odd",
         "pairs",
         "pairs_form",
+        "parts",
         "seven",
         "shanten",
         "side",
@@ -464,11 +471,12 @@ class _Hand:
         # ``seven``: 七对 counts too (a Guobiao hand without melds)
         self.counts, self.groups, self.pairs_form = counts, groups, seven
         self.keys = keys = _part_keys(counts)
-        self.tables = tables = [_table(key) for key in keys]
+        self.parts = parts = [_part(key) for key in keys]
+        self.tables = tables = [part.table for part in parts]
         self.comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
-        self.left: dict[int, tuple[int, int]] = {}  # each held kind's discard: its part's key, table
+        self.left: dict[int, _Part] = {}  # each held kind's discard: its part after it
         # (part, its table after the discard, shanten left, the other parts' useful kinds)
         self.side: list[tuple[int, int, int, int]] = []
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
@@ -482,12 +490,11 @@ class _Hand:
             keys, counts, groups, left = self.keys, self.counts, self.groups, self.left
             found = {}
             for p in range(4):
-                key = keys[p]
-                if key:
+                if keys[p]:
                     comp, base = self.comps[p], 9 * p
-                    for r, rest, table in _removals(key):
-                        left[base + r] = (rest, table)
-                        found[base + r] = 2 * groups - _value(table + comp, groups)
+                    for r, rest in self.parts[p].discards():
+                        left[base + r] = rest
+                        found[base + r] = 2 * groups - _value(rest.table + comp, groups)
             if self.pairs_form:
                 seven = self.seven
                 for t, s in found.items():
@@ -507,7 +514,8 @@ class _Hand:
         p = 3 if t >= 27 else t // 9
         found = self.shanten
         before = (found if found is not None else self.discard_shanten())[t]
-        rest, table = self.left[t]
+        rest = self.left[t]
+        table = rest.table
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
         side = -1
@@ -525,7 +533,7 @@ class _Hand:
                     if two < 0:
                         two = pairs[4 * r + o] = _merge_tables(tables[r], tables[o], groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
-                    side |= _useful_of(keys[q], 9 * q, comp, reach, tops)
+                    side |= _useful_of(self.parts[q], 9 * q, comp, reach, tops)
             self.side.append((p, table, before, side))
         out = _useful_of(rest, 9 * p, self.comps[p], reach, tops) | side
         if self.pairs_form:
@@ -577,7 +585,8 @@ def guobiao_useful_mask(counts: Counts, melds: int) -> int:
     form and 七对)."""
     groups = 4 - melds
     keys = _part_keys(counts)
-    tables = [_table(key) for key in keys]
+    parts = [_part(key) for key in keys]
+    tables = [part.table for part in parts]
     comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
     regular = 2 * groups - _value(tables[0] + comps[0], groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
@@ -586,7 +595,7 @@ def guobiao_useful_mask(counts: Counts, melds: int) -> int:
     out = 0
     for p in range(4):
         if keys[p]:
-            out |= _useful_of(keys[p], 9 * p, comps[p], reach, tops)
+            out |= _useful_of(parts[p], 9 * p, comps[p], reach, tops)
     if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
         for k in range(34):
             if counts[k] == 1 or counts[k] == 3:

@@ -367,6 +367,13 @@ class _Part:
             found = self.removals = [(r, _part(key - (1 << (4 * r)))) for r in held]
         return found
 
+    def after_discard(self, rank: int) -> _Part:
+        """The part once one copy of ``rank`` (held) is discarded."""
+        for r, left in self.discards():
+            if r == rank:
+                return left
+        raise KeyError(rank)  # not a held rank (as the shanten of its discard would)
+
     def draws(self) -> list[tuple[int, int]]:
         """Each rank whose draw may help (a suit's ranks within two of a held tile, a held
         honour: as ``integrity.useful`` tries), with the part's table once it is drawn."""
@@ -406,13 +413,13 @@ def _part_keys(counts: Counts) -> list[int]:
     return keys
 
 
-def _useful_of(part: _Part, base: int, complement: int, reach: int, tops: int) -> int:
+def _useful_of(part: _Part, base: int, above: int, tops: int) -> int:
     """The kinds (a kinds mask; ``base``: the part's first kind) of a part whose draw makes a
-    cell of its table plus ``complement`` (the rest of the hand) reach the threshold in
-    ``reach`` (cells b <= G: ``tops``)."""
+    cell of its table reach a threshold with the rest of the hand: ``above`` is the rest's
+    complement plus 16 - threshold in every cell (cells b <= G: ``tops``)."""
     out = 0
     for r, table in part.draws():
-        if (table + complement + reach) & tops:
+        if (table + above) & tops:
             out |= 1 << (base + r)
     return out
 
@@ -456,7 +463,6 @@ class _Hand:
         "counts",
         "groups",
         "keys",
-        "left",
         "odd",
         "pairs",
         "pairs_form",
@@ -476,7 +482,6 @@ class _Hand:
         self.comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
-        self.left: dict[int, _Part] = {}  # each held kind's discard: its part after it
         # (part, its table after the discard, shanten left, the other parts' useful kinds)
         self.side: list[tuple[int, int, int, int]] = []
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
@@ -487,13 +492,12 @@ class _Hand:
         """The shanten (regular form and 七对) left by discarding each held kind."""
         found = self.shanten
         if found is None:
-            keys, counts, groups, left = self.keys, self.counts, self.groups, self.left
+            keys, counts, groups = self.keys, self.counts, self.groups
             found = {}
             for p in range(4):
                 if keys[p]:
                     comp, base = self.comps[p], 9 * p
                     for r, rest in self.parts[p].discards():
-                        left[base + r] = rest
                         found[base + r] = 2 * groups - _value(rest.table + comp, groups)
             if self.pairs_form:
                 seven = self.seven
@@ -514,7 +518,7 @@ class _Hand:
         p = 3 if t >= 27 else t // 9
         found = self.shanten
         before = (found if found is not None else self.discard_shanten())[t]
-        rest = self.left[t]
+        rest = self.parts[p].after_discard(t - 9 * p)
         table = rest.table
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
@@ -533,9 +537,9 @@ class _Hand:
                     if two < 0:
                         two = pairs[4 * r + o] = _merge_tables(tables[r], tables[o], groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
-                    side |= _useful_of(self.parts[q], 9 * q, comp, reach, tops)
+                    side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
             self.side.append((p, table, before, side))
-        out = _useful_of(rest, 9 * p, self.comps[p], reach, tops) | side
+        out = _useful_of(rest, 9 * p, self.comps[p] + reach, tops) | side
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
@@ -595,7 +599,7 @@ def guobiao_useful_mask(counts: Counts, melds: int) -> int:
     out = 0
     for p in range(4):
         if keys[p]:
-            out |= _useful_of(parts[p], 9 * p, comps[p], reach, tops)
+            out |= _useful_of(parts[p], 9 * p, comps[p] + reach, tops)
     if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
         for k in range(34):
             if counts[k] == 1 or counts[k] == 3:

@@ -3,15 +3,11 @@
 Judging a discard asks for the shanten of the hand minus each tile, and for the useful kinds of
 each of those hands (the kinds whose draw lowers the shanten): hundreds of hands that differ
 from one another in one or two suits. The shanten formula (``mjstats.rules.hand``) takes the
-best of per-part options (m melds, s melds + partial melds, p pair); here each part's options
-are clamped to the melds still needed and held as one bitmask, so merging parts, the least
-value and "which draws help" are integer operations on small memoised tables:
-
-* a part's mask comes from its 9 counts (a suit) or sorted honour counts, memoised;
-* for the three other parts merged, the *good* mask holds every option of the changed part
-  that would take the hand below a shanten (an up-set of the (m, s, p) lattice);
-* a suit's draw ranks and their masks are memoised on the suit's 9 counts: a rank is useful
-  when its mask meets the good mask.
+best of per-part options (m melds, s melds + partial melds, p pair). The judge's path (below,
+"the part tables") holds each part as one int table, its best value for each number of blocks
+and pair, so merging parts and "which draws help" are a few whole-int operations; the option
+bitmasks above it (a part's options clamped to the melds still needed, one bitmask, and the
+*good* options against the rest of a hand) serve the Fuzhou and Sichuan shape parts.
 
 Useful kinds travel as kinds masks (bit k for kind k; ``mjstats.decision.view``).
 Same numbers as ``GuobiaoShape.shanten`` and ``integrity.useful.useful_kinds`` (tests compare
@@ -21,6 +17,7 @@ them, and a differential test compares this with the straightforward computation
 from __future__ import annotations
 
 from functools import cache
+from types import FunctionType
 from typing import Final
 
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
@@ -222,6 +219,14 @@ def _most(x: int, y: int) -> int:
     return x & keep | y & ~keep
 
 
+# Interpreted, a dict probe costs less than a merge's few dozen int operations, so merges and
+# complements are memoised there; compiled (a function is then a built-in), the operations are
+# C and cost less than the probe.
+_INTERPRETED: Final = isinstance(_most, FunctionType)
+_MERGES: dict[tuple[int, int, int], int] = {}
+_COMPLEMENTS: dict[tuple[int, int], int] = {}
+
+
 def _table_of(options: _Options) -> int:
     """A part's table from its (m, s, p) options (Pareto-best decompositions, ``rules.hand``):
     with b blocks, sets first, m, s give 2 min(m, b) + min(s - m, b - min(m, b)); an option with
@@ -241,6 +246,19 @@ def _table_of(options: _Options) -> int:
 
 
 def _merge_tables(a: int, b: int, groups: int) -> int:
+    """``_merged`` of two tables, memoised where the module runs interpreted."""
+    if not _INTERPRETED:
+        return _merged(a, b, groups)
+    key = (a, b, groups)
+    found = _MERGES.get(key)
+    if found is None:
+        if len(_MERGES) >= _LIMIT:
+            _MERGES.clear()
+        found = _MERGES[key] = _merged(a, b, groups)
+    return found
+
+
+def _merged(a: int, b: int, groups: int) -> int:
     """The table of two disjoint parts together, cells b <= ``groups`` (at most one pair): for
     each split, a's cell (p1, b1) added to b's row shifted by b1 blocks (row 0 alone when p1 = 1).
     A cell of a no larger than the one before it in its row adds nothing (b's rows never drop
@@ -266,6 +284,19 @@ def _merge_tables(a: int, b: int, groups: int) -> int:
 
 
 def _complement(rest: int, groups: int) -> int:
+    """``_complement_of`` a table, memoised where the module runs interpreted."""
+    if not _INTERPRETED:
+        return _complement_of(rest, groups)
+    key = (rest, groups)
+    found = _COMPLEMENTS.get(key)
+    if found is None:
+        if len(_COMPLEMENTS) >= _LIMIT:
+            _COMPLEMENTS.clear()
+        found = _COMPLEMENTS[key] = _complement_of(rest, groups)
+    return found
+
+
+def _complement_of(rest: int, groups: int) -> int:
     """What the rest of the hand (its table) adds to each cell of one part, cells b <= groups:
     (0, b) gets the rest's best with G - b blocks and its pair or none, (1, b) without a pair."""
     out = 0
@@ -330,10 +361,10 @@ def _suit_table(code: int) -> int:
         elif start >= 0:
             gap += 1
             if gap == 2:
-                out = _merge_tables(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
+                out = _merged(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
                 start = -1
     if start >= 0:
-        out = _merge_tables(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
+        out = _merged(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
     return out
 
 

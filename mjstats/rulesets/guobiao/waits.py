@@ -288,7 +288,7 @@ def waits_mask(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...])
     """``waits`` of a 13 - 3m tile hand (34 counts; melds as (kind, tile, offer)) as a kinds mask
     (bit k for kind k), 0 where ``waits`` rejects the hand. A hand that cannot wait on a special
     form waits on what completes its regular form or 七对: the kinds whose draw takes its shanten
-    (``incremental``'s part masks) from 0 to complete; any other hand asks ``waits``."""
+    (``incremental``'s part tables) from 0 to complete; any other hand asks ``waits``."""
     exposed = len(melds)
     seen = list(counts)
     fast = sum(counts) == 13 - 3 * exposed

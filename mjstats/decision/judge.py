@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 from mjstats.decision.view import KindsMask, RulesetView, Table, view_for
 from mjstats.errors import ProfileError
@@ -25,10 +25,16 @@ __all__ = ["FLAGS", "KINDS", "Decision", "DecisionColumns", "hand_decision_colum
 
 KINDS = ("discard", "claim", "pass_claim", "pass_win")
 FLAGS = ("call_worse", "deal_in", "inefficient", "missed_win", "shanten_loss", "unsafe")
-UNKNOWN = -1  # danger of a discard whose opponents' hands are not all of a playing size
-_CLAIMS = (EventKind.CHI, EventKind.PENG, EventKind.GANG)
-_RESPONSES = frozenset({*_CLAIMS, EventKind.HU, EventKind.IGNORED})
-_NAMES = tuple(ALL_KINDS[k].botzone for k in range(34))
+UNKNOWN: Final = -1  # danger of a discard whose opponents' hands are not all of a playing size
+# Final: the compiled build reads them as constants, not from the module's globals at each use
+_DISCARD: Final = EventKind.DISCARD
+_HU: Final = EventKind.HU
+_GANG: Final = EventKind.GANG
+_CLAIMS: Final = (EventKind.CHI, EventKind.PENG, _GANG)
+_RESPONSES: Final = frozenset({*_CLAIMS, _HU, EventKind.IGNORED})
+_NAMES: Final = tuple(ALL_KINDS[k].botzone for k in range(34))
+_DISCARD_PHASE: Final = Phase.DISCARD
+_CLAIM_PHASES: Final = (Phase.CLAIM, Phase.ENDED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +151,7 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     out: dict[int, dict[int, EventKind]] = {}
     events = hand.events
     for i, ev in enumerate(events):
-        if ev.kind is not EventKind.DISCARD:
+        if ev.kind is not _DISCARD:
             continue
         answered: dict[int, EventKind] = {}
         j = i + 1
@@ -158,8 +164,8 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     return out
 
 
-_NOT_ASKED = -1  # a marker: waits not computed yet (a kinds mask is never negative)
-_NO_WAITS = 0
+_NOT_ASKED: Final = -1  # a marker: waits not computed yet (a kinds mask is never negative)
+_NO_WAITS: Final = 0
 
 
 class _SeatHand:
@@ -203,10 +209,10 @@ class _Judge:
         # innermost, so that a listener hears the event with every seat's view already forgotten
         for kind in view.seat_view_events if view.seat_view is not None else ():
             self._wrap(handlers, kind, self.forget_views)
-        self._wrap(handlers, EventKind.DISCARD, self.on_discard)
+        self._wrap(handlers, _DISCARD, self.on_discard)
         for kind in _CLAIMS:
             self._wrap(handlers, kind, self.on_claim)
-        self._wrap(handlers, EventKind.HU, self.on_hu)
+        self._wrap(handlers, _HU, self.on_hu)
 
     @staticmethod
     def _wrap(
@@ -376,7 +382,7 @@ class _Judge:
         counts = tuple(concealed[:34])
         groups = len(player.melds)
         # a self-drawn tile that completes a legal hand worth the minimum, discarded instead
-        drawn = state.drawn if state.phase is Phase.DISCARD and state.actor == seat else None
+        drawn = state.drawn if state.phase is _DISCARD_PHASE and state.actor == seat else None
         if (
             drawn is not None
             and not self.no_win_by_shape(seat, int(drawn), counts)
@@ -428,7 +434,7 @@ class _Judge:
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
         """The other seats' answers to a discard: a win or claim passed, a claim over a win."""
         answered = self.responses.get(seq, {})
-        won = EventKind.HU in answered.values()
+        won = _HU in answered.values()
         replay, state = self.replay, self.state
         several = self.view.several_winners
         self.claim_missed = {}
@@ -436,7 +442,7 @@ class _Judge:
         others = self.others
         for o in range(4):
             response = answered.get(o)
-            if o == discarder or response is EventKind.HU or self.is_out(o):
+            if o == discarder or response is _HU or self.is_out(o):
                 continue
             known = self.seat_hand(o)  # the discard left the other hands as they were
             if not known.playing:
@@ -495,7 +501,7 @@ class _Judge:
             return
         player = self.state.seats[seat]
         counts, groups = tuple(player.concealed[:34]), len(player.melds)
-        if ev.kind is EventKind.GANG:
+        if ev.kind is _GANG:
             after = self.shanten(seat, counts, groups) if self.playing(seat) else None
         else:
             after = self.best_after_discard(seat, counts, groups) if self.playing(seat, 1) else None
@@ -509,7 +515,7 @@ class _Judge:
         state, row = self.state, self.last_discard
         if (
             row is not None
-            and state.phase in (Phase.CLAIM, Phase.ENDED)
+            and state.phase in _CLAIM_PHASES
             and state.actor == row.seat
             and ev.seat != row.seat
             and state.last_tile is not None

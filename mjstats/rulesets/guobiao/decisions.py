@@ -66,7 +66,7 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
 VIEW = RulesetView(
     name="guobiao",
     size=13,
-    # the part masks' shanten (a record's fifth copy goes to the engine's own)
+    # the part tables' shanten (a record's fifth copy goes to the engine's own)
     shanten=lambda replay, counts, melds: (
         guobiao_shanten(counts, melds) if max(counts) <= 4 else _guobiao_shanten(counts, melds)
     ),

@@ -3,15 +3,11 @@
 Judging a discard asks for the shanten of the hand minus each tile, and for the useful kinds of
 each of those hands (the kinds whose draw lowers the shanten): hundreds of hands that differ
 from one another in one or two suits. The shanten formula (``mjstats.rules.hand``) takes the
-best of per-part options (m melds, s melds + partial melds, p pair); here each part's options
-are clamped to the melds still needed and held as one bitmask, so merging parts, the least
-value and "which draws help" are integer operations on small memoised tables:
-
-* a part's mask comes from its 9 counts (a suit) or sorted honour counts, memoised;
-* for the three other parts merged, the *good* mask holds every option of the changed part
-  that would take the hand below a shanten (an up-set of the (m, s, p) lattice);
-* a suit's draw ranks and their masks are memoised on the suit's 9 counts: a rank is useful
-  when its mask meets the good mask.
+best of per-part options (m melds, s melds + partial melds, p pair). The judge's path (below,
+"the part tables") holds each part as one int table, its best value for each number of blocks
+and pair, so merging parts and "which draws help" are a few whole-int operations; the option
+bitmasks above it (a part's options clamped to the melds still needed, one bitmask, and the
+*good* options against the rest of a hand) serve the Fuzhou and Sichuan shape parts.
 
 Useful kinds travel as kinds masks (bit k for kind k; ``mjstats.decision.view``).
 Same numbers as ``GuobiaoShape.shanten`` and ``integrity.useful.useful_kinds`` (tests compare
@@ -21,6 +17,7 @@ them, and a differential test compares this with the straightforward computation
 from __future__ import annotations
 
 from functools import cache
+from types import FunctionType
 from typing import Final
 
 # the engine's memoised per-suit option tables (one implementation of the decompositions)
@@ -38,7 +35,7 @@ __all__ = [
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
-_SIDE = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
+_SIDE: Final = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
 
 
 def _bit(m: int, s: int, p: int) -> int:
@@ -70,7 +67,7 @@ def _mask(options: _Options, groups: int) -> int:
 
 
 _SUITS: dict[tuple[Counts, int], int] = {}
-_LIMIT = 1 << 18
+_LIMIT: Final = 1 << 18
 
 
 def _suit_mask(suit: Counts, groups: int) -> int:
@@ -171,28 +168,271 @@ def _seven_pairs(counts: Counts) -> int:
     return 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
 
 
-# --- the memo layer: parts and masks as small ints ----------------------------------------------
-# A part (a suit's 9 counts, or the 7 honour counts) is one int, its *key*: the counts 4 bits
-# each (rank r at bit 4r), shifted past the part number (2 bits) and the sets still to make
-# (3 bits). Option masks are interned: each distinct mask has a small id. Every memo table below
-# is then keyed by one small int (hashing and comparing a 9-tuple and a 72-bit mask cost more
-# than the lookups themselves), and a discard or draw of rank r is -/+ 1 << (4r + 5) on a key.
+# --- the part tables: each part's best value per (pair, blocks) in one int -----------------------
+# The formula (reference guobiao.md: 4 melds + pair) is 2G - max(min(m, G) + min(s, G) + p): the
+# most that G blocks (sets or partial sets, sets first) and a pair give, a set worth 2, a partial
+# set 1, the pair 1. A part's *table* holds, for each b = 0..5 blocks it may use and p = 0 or 1
+# (its pair is the hand's pair), the most its decompositions give: cell (p, b) is 5 bits at bit
+# 5 * (6p + b), 0 where the part has no pair. Values are at most 2b + p <= 11, so a cell's top bit
+# is free: two tables are merged (the best split of the blocks and the pair between two parts)
+# and a draw is tested against the rest of the hand with a few whole-int operations on all
+# twelve cells at once (60 bits: a C integer in the compiled build, where no product of two
+# such ints is taken, as mypyc multiplies only small ints inline). Parts are memoised on their
+# counts, packed 4 bits a rank.
 
-_KEY_SHIFT = 5  # bits below a part's counts: part (2), groups (3)
-_KEY_BITS = 41  # a part key is below 1 << 41 (9 counts of 4 bits + 5)
-_MASK_IDS: dict[int, int] = {}  # option mask -> its id
-_MASKS: list[int] = []  # id -> option mask
+_CELL: Final = 5
+_ROW: Final = 6  # blocks 0..5: up to 5 sets (a 16-tile hand's melds + pair)
+_PAIR_ROW: Final = 30  # _CELL * _ROW, the shift of row p = 1
+_HONOURS_KEY: Final = 1 << 40  # marks an honours part's key (7 counts of 4 bits: below 1 << 28)
 
 
-def _intern(mask: int) -> int:
-    found = _MASK_IDS.get(mask)
+def _cells(rows: tuple[int, ...], first: int, last: int) -> int:
+    """Ones in the cells (p, b) for p in ``rows`` and first <= b <= last."""
+    out = 0
+    for p in rows:
+        for b in range(first, last + 1):
+            out |= 1 << (_CELL * (_ROW * p + b))
+    return out
+
+
+_TOP: Final = 16 * _cells((0, 1), 0, _ROW - 1)  # every cell's top bit
+# by G (0..5): the cells b <= G of both rows, of row 0, and their top bits
+_BOTH: Final = tuple(31 * _cells((0, 1), 0, g) for g in range(_ROW))
+_FIRST: Final = tuple(31 * _cells((0,), 0, g) for g in range(_ROW))
+_TOPS: Final = tuple(16 * _cells((0, 1), 0, g) for g in range(_ROW))
+# by ((b1 * 6 + G) * 16 + v): v in the cells b1 <= b <= G of both rows, and of row 1 alone
+_SPREAD: Final = tuple(
+    v * _cells((0, 1), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16)
+)
+_SPREAD_PAIR: Final = tuple(
+    v * _cells((1,), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16)
+)
+# by a threshold T = 1..12: 16 - T in every cell (a cell reaching T then sets its top bit)
+_REACH: Final = tuple(max(0, 16 - t) * _cells((0, 1), 0, _ROW - 1) for t in range(13))
+
+
+def _most(x: int, y: int) -> int:
+    """The cell-wise maximum of two tables (cells under 16): x | top - y keeps each cell's top
+    bit where x's cell is at least y's, with no borrow between cells."""
+    keep = ((x | _TOP) - y & _TOP) >> 4
+    keep = (keep << 5) - keep  # the whole cell
+    return x & keep | y & ~keep
+
+
+# Interpreted, a dict probe costs less than a merge's few dozen int operations, so merges and
+# complements are memoised there; compiled (a function is then a built-in), the operations are
+# C and cost less than the probe.
+_INTERPRETED: Final = isinstance(_most, FunctionType)
+_MERGES: dict[tuple[int, int, int], int] = {}
+_COMPLEMENTS: dict[tuple[int, int], int] = {}
+
+
+def _table_of(options: _Options) -> int:
+    """A part's table from its (m, s, p) options (Pareto-best decompositions, ``rules.hand``):
+    with b blocks, sets first, m, s give 2 min(m, b) + min(s - m, b - min(m, b)); an option with
+    the pair counts in both rows (its pair may stay a plain pair)."""
+    out = 0
+    for b in range(_ROW):
+        plain = paired = 0
+        for m, s, p in options:
+            sets = m if m < b else b
+            value = 2 * sets + min(s - m, b - sets)
+            if value > plain:
+                plain = value
+            if p and value + 1 > paired:
+                paired = value + 1
+        out |= plain << (_CELL * b) | paired << (_CELL * b + _PAIR_ROW)
+    return out
+
+
+def _merge_tables(a: int, b: int, groups: int) -> int:
+    """``_merged`` of two tables, memoised where the module runs interpreted."""
+    if not _INTERPRETED:
+        return _merged(a, b, groups)
+    key = (a, b, groups)
+    found = _MERGES.get(key)
     if found is None:
-        found = _MASK_IDS[mask] = len(_MASKS)
-        _MASKS.append(mask)
+        if len(_MERGES) >= _LIMIT:
+            _MERGES.clear()
+        found = _MERGES[key] = _merged(a, b, groups)
     return found
 
 
-def _part_keys(counts: Counts, groups: int) -> list[int]:
+def _merged(a: int, b: int, groups: int) -> int:
+    """The table of two disjoint parts together, cells b <= ``groups`` (at most one pair): for
+    each split, a's cell (p1, b1) added to b's row shifted by b1 blocks (row 0 alone when p1 = 1).
+    A cell of a no larger than the one before it in its row adds nothing (b's rows never drop
+    as blocks are added), so most splits are skipped."""
+    if not b:
+        return a & _BOTH[groups]
+    if not a:
+        return b & _BOTH[groups]
+    out = 0
+    plain = paired = -1
+    for b1 in range(groups + 1):
+        shift = _CELL * b1
+        v = a >> shift & 15
+        at = (b1 * _ROW + groups) << 4
+        if v > plain:
+            out = _most(out, ((b & _BOTH[groups - b1]) << shift) + _SPREAD[at | v])
+            plain = v
+        v = a >> (shift + _PAIR_ROW) & 15
+        if v > paired:
+            out = _most(out, ((b & _FIRST[groups - b1]) << (shift + _PAIR_ROW)) + _SPREAD_PAIR[at | v])
+            paired = v
+    return out
+
+
+def _complement(rest: int, groups: int) -> int:
+    """``_complement_of`` a table, memoised where the module runs interpreted."""
+    if not _INTERPRETED:
+        return _complement_of(rest, groups)
+    key = (rest, groups)
+    found = _COMPLEMENTS.get(key)
+    if found is None:
+        if len(_COMPLEMENTS) >= _LIMIT:
+            _COMPLEMENTS.clear()
+        found = _COMPLEMENTS[key] = _complement_of(rest, groups)
+    return found
+
+
+def _complement_of(rest: int, groups: int) -> int:
+    """What the rest of the hand (its table) adds to each cell of one part, cells b <= groups:
+    (0, b) gets the rest's best with G - b blocks and its pair or none, (1, b) without a pair."""
+    out = 0
+    for b in range(groups + 1):
+        shift = _CELL * (groups - b)
+        plain = rest >> shift & 15
+        paired = rest >> (shift + _PAIR_ROW) & 15
+        out |= (plain if plain > paired else paired) << (_CELL * b) | plain << (_CELL * b + _PAIR_ROW)
+    return out
+
+
+def _value(total: int, groups: int) -> int:
+    """The largest cell b <= groups of a part's table plus its complement (the hand's value)."""
+    best = 0
+    for b in range(groups + 1):
+        shift = _CELL * b
+        v = total >> shift & 31
+        if v > best:
+            best = v
+        v = total >> (shift + _PAIR_ROW) & 31
+        if v > best:
+            best = v
+    return best
+
+
+def _whole_value(table: int, groups: int) -> int:
+    """The value of a whole hand's table: its cell G, with or without the pair (rows never
+    drop as blocks are added)."""
+    shift = _CELL * groups
+    plain = table >> shift & 15
+    paired = table >> (shift + _PAIR_ROW) & 15
+    return plain if plain > paired else paired
+
+
+_BLOCKS: dict[Counts, int] = {}  # a suit block's counts -> its table
+
+
+def _block_table(block: Counts) -> int:
+    """``block``: counts from a held rank to a held rank, no two empty ranks in a row."""
+    found = _BLOCKS.get(block)
+    if found is None:
+        if len(_BLOCKS) >= _LIMIT:
+            _BLOCKS.clear()
+        found = _BLOCKS[block] = _table_of(_suit_options(block, True))
+    return found
+
+
+def _suit_table(code: int) -> int:
+    """A suit's table (``code``: its 9 counts, 4 bits a rank) as the merge of its blocks: runs
+    of ranks split by two or more empty ranks share no set or partial set, and blocks recur far
+    more often than whole suits do."""
+    counts = [code >> (4 * r) & 15 for r in range(9)]
+    out = 0
+    start = end = -1
+    gap = 0
+    for r in range(9):
+        if counts[r]:
+            if start < 0:
+                start = r
+            gap = 0
+            end = r
+        elif start >= 0:
+            gap += 1
+            if gap == 2:
+                out = _merged(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
+                start = -1
+    if start >= 0:
+        out = _merged(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
+    return out
+
+
+def _table(key: int) -> int:
+    """The table of a part's key: a suit's counts (4 bits a rank), or the honours' counts
+    marked with ``_HONOURS_KEY`` (their order does not matter: sorted, as the engine takes them)."""
+    if key & _HONOURS_KEY:
+        held = tuple(sorted(n for n in (key >> (4 * r) & 15 for r in range(7)) if n))
+        return _table_of(_honour_options(held))
+    return _suit_table(key)
+
+
+class _Part:
+    """One part's counts (its key), its table, and what the judge asks of it again and again,
+    each found once: the part after each discard and each useful draw."""
+
+    __slots__ = ("after_draws", "draw_tables", "key", "removals", "table")
+
+    def __init__(self, key: int) -> None:
+        self.key = key
+        self.table = _table(key)
+        self.removals: list[tuple[int, _Part]] | None = None
+        self.draw_tables: list[tuple[int, int]] | None = None
+
+    def discards(self) -> list[tuple[int, _Part]]:
+        """For each held rank: the rank and the part once one copy of it is discarded."""
+        found = self.removals
+        if found is None:
+            key = self.key
+            held = [r for r in range(9) if key >> (4 * r) & 15]
+            found = self.removals = [(r, _part(key - (1 << (4 * r)))) for r in held]
+        return found
+
+    def after_discard(self, rank: int) -> _Part:
+        """The part once one copy of ``rank`` (held) is discarded."""
+        for r, left in self.discards():
+            if r == rank:
+                return left
+        raise KeyError(rank)  # not a held rank (as the shanten of its discard would)
+
+    def draws(self) -> list[tuple[int, int]]:
+        """Each rank whose draw may help (a suit's ranks within two of a held tile, a held
+        honour: as ``integrity.useful`` tries), with the part's table once it is drawn."""
+        found = self.draw_tables
+        if found is None:
+            key = self.key
+            if key & _HONOURS_KEY:
+                near = [r for r in range(7) if key >> (4 * r) & 15]
+            else:
+                held = [r for r in range(9) if key >> (4 * r) & 15]
+                near = [r for r in range(9) if any(abs(r - h) <= 2 for h in held)]
+            found = self.draw_tables = [(r, _part(key + (1 << (4 * r))).table) for r in near]
+        return found
+
+
+_PARTS: dict[int, _Part] = {}
+
+
+def _part(key: int) -> _Part:
+    found = _PARTS.get(key)
+    if found is None:
+        if len(_PARTS) >= _LIMIT:
+            _PARTS.clear()
+        found = _PARTS[key] = _Part(key)
+    return found
+
+
+def _part_keys(counts: Counts) -> list[int]:
     """The four parts' keys of a hand (34 counts): three suits, then the honours."""
     keys = []
     for part in range(4):
@@ -200,193 +440,40 @@ def _part_keys(counts: Counts, groups: int) -> list[int]:
         code = 0
         for k in range(low + 8 if part < 3 else 33, low - 1, -1):
             code = code << 4 | counts[k]
-        keys.append((code << 2 | part) << 3 | groups)
+        keys.append(code if part < 3 else code | _HONOURS_KEY if code else 0)
     return keys
 
 
-def _key_counts(key: int) -> Counts:
-    """A part key's counts (9 for a suit, 7 for the honours)."""
-    code = key >> _KEY_SHIFT
-    return tuple(code >> (4 * r) & 15 for r in range(9 if (key >> 3 & 3) < 3 else 7))
+def _useful_of(part: _Part, base: int, above: int, tops: int) -> int:
+    """The kinds (a kinds mask; ``base``: the part's first kind) of a part whose draw makes a
+    cell of its table reach a threshold with the rest of the hand: ``above`` is the rest's
+    complement plus 16 - threshold in every cell (cells b <= G: ``tops``)."""
+    out = 0
+    for r, table in part.draws():
+        if (table + above) & tops:
+            out |= 1 << (base + r)
+    return out
 
 
-_PART_IDS: dict[int, int] = {}
-
-
-def _part_id(key: int) -> int:
-    """The id of a part's mask (a suit's blocks merged, or the honours' sorted counts)."""
-    found = _PART_IDS.get(key)
-    if found is None:
-        counts, groups = _key_counts(key), key & 7
-        if key >> 3 & 3 == 3:
-            mask = _honour_mask(tuple(sorted(c for c in counts if c)), groups)
-        else:
-            mask = _suit_mask(counts, groups)
-        if len(_PART_IDS) >= _LIMIT:
-            _PART_IDS.clear()
-        found = _PART_IDS[key] = _intern(mask)
-    return found
-
-
-_MERGES: dict[int, int] = {}
-
-
-def _merge_id(a: int, b: int, groups: int) -> int:
-    """``_merge`` on mask ids."""
-    key = ((a << 24 | b) if a <= b else (b << 24 | a)) << 3 | groups
-    found = _MERGES.get(key)
-    if found is None:
-        if len(_MERGES) >= _LIMIT:
-            _MERGES.clear()
-        found = _MERGES[key] = _intern(_merge(_MASKS[a], _MASKS[b], groups))
-    return found
-
-
-_LEASTS: dict[int, int] = {}
-
-
-def _least_id(mask_id: int, groups: int) -> int:
-    """``_least`` on a mask id."""
-    key = mask_id << 3 | groups
-    found = _LEASTS.get(key)
-    if found is None:
-        found = _LEASTS[key] = _least(_MASKS[mask_id], groups)
-    return found
-
-
-_GOOD_IDS: dict[int, int] = {}  # (rest id, groups, below) -> the id of the good mask
-_GOODS: list[int] = []  # good mask by its id
-_GOOD_OF: dict[int, int] = {}  # good mask -> its id
-
-
-def _good_id(rest: int, groups: int, below: int) -> int:
-    key = (rest << 3 | groups) << 6 | (below + 1)  # a shanten is -1 at least
-    found = _GOOD_IDS.get(key)
-    if found is None:
-        good = _good(_MASKS[rest], groups, below)
-        found = _GOOD_OF.get(good)
-        if found is None:
-            found = _GOOD_OF[good] = len(_GOODS)
-            _GOODS.append(good)
-        _GOOD_IDS[key] = found
-    return found
-
-
-_KEY_DRAWS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def _key_draws(key: int) -> tuple[tuple[int, int], ...]:
-    """Each kind of a part that may help (a suit's kinds within two ranks of a held tile, a
-    held honour: as ``_suit_draws`` tries), with the part's mask once it is drawn."""
-    found = _KEY_DRAWS.get(key)
-    if found is None:
-        part = key >> 3 & 3
-        counts = _key_counts(key)
-        if part == 3:
-            near = [r for r in range(7) if counts[r]]
-        else:
-            near = [r for r in range(9) if any(counts[max(0, r - 2) : r + 3])]
-        found = tuple((9 * part + r, _MASKS[_part_id(key + (1 << (4 * r + _KEY_SHIFT)))]) for r in near)
-        if len(_KEY_DRAWS) >= _LIMIT:
-            _KEY_DRAWS.clear()
-        _KEY_DRAWS[key] = found
-    return found
-
-
-_REMOVALS: dict[int, dict[int, tuple[int, int]]] = {}
-
-
-def _removals(key: int) -> dict[int, tuple[int, int]]:
-    """For each held kind of a part, the part's mask id and key once one copy is discarded:
-    memoised on the part, as a seat's other parts stay put turn after turn."""
-    found = _REMOVALS.get(key)
-    if found is None:
-        found = {}
-        base = 9 * (key >> 3 & 3)
-        code = key >> _KEY_SHIFT
-        r = 0
-        while code:
-            if code & 15:
-                left = key - (1 << (4 * r + _KEY_SHIFT))
-                found[base + r] = (_part_id(left), left)
-            code >>= 4
-            r += 1
-        if len(_REMOVALS) >= _LIMIT:
-            _REMOVALS.clear()
-        _REMOVALS[key] = found
-    return found
-
-
-_DISCARDS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def _part_discards(rest: int, key: int) -> tuple[tuple[int, int], ...]:
-    """For each held kind of a part, the regular-form shanten once one copy is discarded, the
-    other parts merged into the mask of id ``rest``: memoised, as rests are few and parts recur."""
-    memo = rest << _KEY_BITS | key
-    found = _DISCARDS.get(memo)
-    if found is None:
-        groups = key & 7
-        found = tuple(
-            (t, _least_id(_merge_id(rest, mask, groups), groups)) for t, (mask, _) in _removals(key).items()
-        )
-        if len(_DISCARDS) >= _LIMIT:
-            _DISCARDS.clear()
-        _DISCARDS[memo] = found
-    return found
-
-
-_USEFUL: dict[int, int] = {}
-
-
-_PART_USEFUL: dict[int, int] = {}
-
-
-def _part_useful(rest: int, key: int, below: int) -> int:
-    """The kinds (a kinds mask) of a part whose draw takes the regular form under ``below``,
-    the other parts merged into the mask of id ``rest``: memoised on (rest, part, below) in one
-    probe, and on a miss on the part and the good mask (the options of the part that would do
-    it), which many rests share."""
-    memo = (rest << 6 | (below + 1)) << _KEY_BITS | key
-    found = _PART_USEFUL.get(memo)
-    if found is None:
-        good_id = _good_id(rest, key & 7, below)
-        by_good = good_id << _KEY_BITS | key
-        found = _USEFUL.get(by_good)
-        if found is None:
-            good = _GOODS[good_id]
-            found = 0
-            for k, mask in _key_draws(key):
-                if mask & good:
-                    found |= 1 << k
-            if len(_USEFUL) >= _LIMIT:
-                _USEFUL.clear()
-            _USEFUL[by_good] = found
-        if len(_PART_USEFUL) >= _LIMIT:
-            _PART_USEFUL.clear()
-        _PART_USEFUL[memo] = found
-    return found
-
-
-def _rest_ids(ids: list[int], groups: int) -> list[int]:
-    """For each part (by mask id), the id of the merge of the other three."""
-    a, b, c, d = ids
-    ab, cd = _merge_id(a, b, groups), _merge_id(c, d, groups)
+def _rests(tables: list[int], groups: int) -> list[int]:
+    """For each part (its table), the table of the other three merged."""
+    a, b, c, d = tables
+    ab, cd = _merge_tables(a, b, groups), _merge_tables(c, d, groups)
     return [
-        _merge_id(b, cd, groups),
-        _merge_id(a, cd, groups),
-        _merge_id(ab, d, groups),
-        _merge_id(ab, c, groups),
+        _merge_tables(b, cd, groups),
+        _merge_tables(a, cd, groups),
+        _merge_tables(ab, d, groups),
+        _merge_tables(ab, c, groups),
     ]
 
 
 def guobiao_shanten(counts: Counts, melds: int) -> int:
     """The shanten of a 13 - 3m tile hand on the regular form and 七对 (``GuobiaoShape.shanten``)
-    from the part masks: four memoised lookups and three merges."""
+    from the part tables: four memoised lookups and three merges."""
     groups = 4 - melds
-    a, b, c, d = [_part_id(key) for key in _part_keys(counts, groups)]
-    whole = _merge_id(_merge_id(a, b, groups), _merge_id(c, d, groups), groups)
-    regular = _least_id(whole, groups)
+    a, b, c, d = [_part(key).table for key in _part_keys(counts)]
+    whole = _merge_tables(_merge_tables(a, b, groups), _merge_tables(c, d, groups), groups)
+    regular = 2 * groups - _whole_value(whole, groups)
     return min(regular, _seven_pairs(counts)) if melds == 0 else regular
 
 
@@ -400,78 +487,90 @@ _OTHER_TWO: Final[tuple[tuple[int, int], ...]] = tuple(
 
 class _Hand:
     """A 14 - 3m tile hand taken apart once for both questions asked of its discards: its
-    parts' keys and mask ids, the merge of every three parts (and of two, when asked)."""
+    parts' keys and tables, each part's complement (the other three merged)."""
 
     __slots__ = (
+        "comps",
         "counts",
         "groups",
-        "ids",
         "keys",
         "odd",
         "pairs",
         "pairs_form",
-        "rests",
+        "parts",
         "seven",
         "shanten",
         "side",
+        "tables",
     )
 
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
         # ``seven``: 七对 counts too (a Guobiao hand without melds)
         self.counts, self.groups, self.pairs_form = counts, groups, seven
-        self.keys = keys = _part_keys(counts, groups)
-        self.ids = ids = [_part_id(key) for key in keys]
-        self.rests = _rest_ids(ids, groups)
+        self.keys = keys = _part_keys(counts)
+        self.parts = parts = [_part(key) for key in keys]
+        self.tables = tables = [part.table for part in parts]
+        self.comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
-        # (part, its mask id after the discard, shanten left) -> the useful kinds of the other parts
-        self.side: dict[int, int] = {}
+        # (part, its table after the discard, shanten left, the other parts' useful kinds)
+        self.side: list[tuple[int, int, int, int]] = []
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
-        # the merge of two untouched parts (r, s), by 4 * r + s, when asked
-        self.pairs: dict[int, int] = {}
+        # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
+        self.pairs = [-1] * 16
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
         found = self.shanten
         if found is None:
-            rests, keys, counts = self.rests, self.keys, self.counts
+            keys, counts, groups = self.keys, self.counts, self.groups
             found = {}
             for p in range(4):
-                if keys[p] >> _KEY_SHIFT:
-                    found.update(_part_discards(rests[p], keys[p]))
+                if keys[p]:
+                    comp, base = self.comps[p], 9 * p
+                    for r, rest in self.parts[p].discards():
+                        found[base + r] = 2 * groups - _value(rest.table + comp, groups)
             if self.pairs_form:
                 seven = self.seven
                 for t, s in found.items():
                     # 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
-                    left = seven + 1 if counts[t] in (2, 4) else seven
-                    if left < s:
-                        found[t] = left
+                    n = counts[t]
+                    after = seven + 1 if n == 2 or n == 4 else seven
+                    if after < s:
+                        found[t] = after
             self.shanten = found
         return found
 
     def useful_after(self, t: int) -> int:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t``: only part ``p``
-        (t's) changes, so each other part's rest is the merge of two untouched parts with p's
-        new mask."""
+        (t's) changes, so each other part's complement comes from the merge of two untouched
+        parts with p's new table."""
         groups, counts, keys = self.groups, self.counts, self.keys
         p = 3 if t >= 27 else t // 9
-        mask, left = _removals(keys[p])[t]
         found = self.shanten
         before = (found if found is not None else self.discard_shanten())[t]
-        side_key = (mask << 2 | p) << 6 | (before + 1)
-        side = self.side.get(side_key)
-        if side is None:  # discards of one part leaving the same mask share the other parts' draws
+        rest = self.parts[p].after_discard(t - 9 * p)
+        table = rest.table
+        # a draw helps when the regular form's value goes past 2G - before
+        reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
+        side = -1
+        for q, known, level, kinds in self.side:
+            if q == p and known == table and level == before:
+                side = kinds
+                break
+        if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
-            ids, pairs = self.ids, self.pairs
+            tables, pairs = self.tables, self.pairs
             for q in range(4):
-                if q != p and keys[q] >> _KEY_SHIFT:
+                if q != p and keys[q]:
                     r, o = _OTHER_TWO[4 * p + q]
-                    two = pairs.get(4 * r + o)
-                    if two is None:
-                        two = pairs[4 * r + o] = _merge_id(ids[r], ids[o], groups)
-                    side |= _part_useful(_merge_id(two, mask, groups), keys[q], before)
-            self.side[side_key] = side
-        out = _part_useful(self.rests[p], left, before) | side
+                    two = pairs[4 * r + o]
+                    if two < 0:
+                        two = pairs[4 * r + o] = _merge_tables(tables[r], tables[o], groups)
+                    comp = _complement(_merge_tables(two, table, groups), groups)
+                    side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
+            self.side.append((p, table, before, side))
+        out = _useful_of(rest, 9 * p, self.comps[p] + reach, tops) | side
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
@@ -520,16 +619,18 @@ def guobiao_useful_mask(counts: Counts, melds: int) -> int:
     """The kinds (a kinds mask) whose draw lowers the shanten of a 13 - 3m tile hand (regular
     form and 七对)."""
     groups = 4 - melds
-    keys = _part_keys(counts, groups)
-    ids = [_part_id(key) for key in keys]
-    rests = _rest_ids(ids, groups)
-    regular = _least_id(_merge_id(rests[0], ids[0], groups), groups)
+    keys = _part_keys(counts)
+    parts = [_part(key) for key in keys]
+    tables = [part.table for part in parts]
+    comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
+    regular = 2 * groups - _value(tables[0] + comps[0], groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
     before = min(regular, seven)
+    reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
     out = 0
     for p in range(4):
-        if keys[p] >> _KEY_SHIFT:
-            out |= _part_useful(rests[p], keys[p], before)
+        if keys[p]:
+            out |= _useful_of(parts[p], 9 * p, comps[p] + reach, tops)
     if melds == 0 and seven - 1 < before:  # 1 -> 2 and 3 -> 4 make a pair for 七对
         for k in range(34):
             if counts[k] == 1 or counts[k] == 3:
@@ -546,7 +647,7 @@ def guobiao_useful(counts: Counts, melds: int) -> frozenset[int]:
 
 def guobiao_useful_after_discards(counts: Counts, melds: int, kinds: list[int]) -> dict[int, int]:
     """For each of ``kinds`` held in a 14 - 3m tile hand, the useful kinds (a kinds mask) of the
-    hand left by discarding it: the three untouched parts' masks are shared, only the merges
+    hand left by discarding it: the three untouched parts' tables are shared, only the merges
     change."""
     hand = _hand(counts, melds)
     return {t: hand.useful_after(t) for t in kinds}

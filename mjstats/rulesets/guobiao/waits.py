@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from mjstats.errors import InvalidHand, TileError
 from mjstats.rules.hand import is_complete, partial_shanten, regular_shanten, regular_waits
@@ -31,6 +32,9 @@ __all__ = [
 
 # TERMINALS_AND_HONOURS and KNITTED_STRAIGHTS (组合龙: 147, 258, 369 each in a different suit)
 # come from the division module, so both modules read one definition
+# Final copies: the compiled build reads them as constants, not from the module's globals
+_TERMINALS: Final = TERMINALS_AND_HONOURS
+_STRAIGHTS: Final = KNITTED_STRAIGHTS
 _HONOURS = tuple(range(27, 34))
 _STRAIGHT_SETS = tuple(frozenset(k) for k in KNITTED_STRAIGHTS)
 _KNITTED_CANDIDATES = tuple(k + _HONOURS for k in KNITTED_STRAIGHTS)  # 全不靠: 16 candidates
@@ -269,11 +273,11 @@ def special_may_wait(counts: tuple[int, ...], melds: int) -> bool:
         kinds = 34 - counts.count(0)
         if kinds >= 13:  # 全不靠: 13 different kinds
             return True
-        if kinds >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:  # 十三幺
+        if kinds >= 12 and sum(1 for t in _TERMINALS if counts[t]) >= 12:  # 十三幺
             return True
     # 组合龙: 8 of a knitted straight's 9 tiles
     return 27 - counts[:27].count(0) >= 8 and any(
-        sum(1 for t in straight if counts[t]) >= 8 for straight in KNITTED_STRAIGHTS
+        sum(1 for t in straight if counts[t]) >= 8 for straight in _STRAIGHTS
     )
 
 
@@ -284,7 +288,7 @@ def waits_mask(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...])
     """``waits`` of a 13 - 3m tile hand (34 counts; melds as (kind, tile, offer)) as a kinds mask
     (bit k for kind k), 0 where ``waits`` rejects the hand. A hand that cannot wait on a special
     form waits on what completes its regular form or 七对: the kinds whose draw takes its shanten
-    (``incremental``'s part masks) from 0 to complete; any other hand asks ``waits``."""
+    (``incremental``'s part tables) from 0 to complete; any other hand asks ``waits``."""
     exposed = len(melds)
     seen = list(counts)
     fast = sum(counts) == 13 - 3 * exposed

@@ -50,7 +50,7 @@ def _holds(counts: Counts, voids: Voids) -> bool:
 
 # Without a void tile in hand a Sichuan hand's forms are Guobiao's regular form and 七对 on the
 # suited kinds (reference sichuan.md §3.1; 七对 with no meld, a quad two pairs), so the Guobiao
-# part masks answer (mjstats/rulesets/guobiao/incremental.py); a void-suit kind is then never
+# part tables answer (mjstats/rulesets/guobiao/incremental.py); a void-suit kind is then never
 # near a held tile, so never useful. A hand holding void tiles takes the shape part's exact path.
 
 
@@ -80,7 +80,7 @@ def _useful(counts: Counts, melds: int, voids: Voids) -> KindsMask:
     if _holds(counts, voids):
         return _useful_with_void(counts, melds, voids)
     # no void tile: only a kind within two ranks of a held tile can add a set, a partial set
-    # or a pair, as the part masks try
+    # or a pair, as the part tables try
     return guobiao_useful_mask(counts, melds)
 
 

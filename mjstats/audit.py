@@ -333,11 +333,12 @@ class PartSlicer:
 
 def _read_part_table(path: Path, name: str) -> pa.Table:
     """One table of a part file as the read-back needs it. The events are cut by each hand's
-    ``n_events``, so their keys (a match id per event) are not read, and ``kind`` and ``win``
-    stay dictionary-encoded as stored (decoded once per distinct value, not once per event)."""
+    ``n_events``, so their keys (a match id per event) are not read, and ``kind``, ``claim`` and
+    ``win`` stay dictionary-encoded as stored (decoded once per distinct value, not once per
+    event)."""
     if name != "events":
         return pq.ParquetFile(path).read()
-    events = pq.ParquetFile(path, read_dictionary=["kind", "win"])
+    events = pq.ParquetFile(path, read_dictionary=["kind", "claim", "win"])
     return events.read(columns=[c for c in events.schema_arrow.names if c not in ("match_id", "hand_no")])
 
 

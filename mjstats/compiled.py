@@ -17,8 +17,9 @@ from mjstats.rulesets import rulesets
 __all__ = ["CORE_MODULES", "compiled_modules", "compiled_status", "describe_build"]
 
 # the replay path: the replayer and the table state it updates per event, and the read-back of
-# the hands it replays (docs/compiled.md)
+# the hands it replays with the records' slot setters it builds them by (docs/compiled.md)
 CORE_MODULES: tuple[str, ...] = (
+    "mjstats.slot_setters",
     "mjstats.store.rebuild",
     "mjstats.replay.findings",
     "mjstats.replay.state",

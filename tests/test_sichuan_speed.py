@@ -170,7 +170,7 @@ def test_win_scores_built_by_the_slot_setters_are_the_dataclass_s_own():
     import pytest
 
     from mjstats.rulesets.sichuan.fan import _WIN_SCORE_SETTERS, WinScore, score_win
-    from mjstats.rulesets.sichuan.slot_setters import frozen_record
+    from mjstats.slot_setters import frozen_record
 
     score = score_win("W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", (), "W5")
     args = tuple(getattr(score, f.name) for f in dataclasses.fields(WinScore))

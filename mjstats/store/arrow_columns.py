@@ -22,6 +22,7 @@ __all__ = [
     "empty_table",
     "int_values",
     "ints_or_none",
+    "list_lengths",
     "list_offsets",
     "numbers",
     "repeated_string",
@@ -263,9 +264,9 @@ def ints_or_none(values: pa.ChunkedArray | pa.Array) -> list[int | None]:
     return out
 
 
-def list_offsets(values: pa.ChunkedArray | pa.Array) -> tuple[list[int], pa.Array]:
-    """A list column's row offsets into its flattened items (a null list: no items) and those
-    items: ``list_value_length`` and ``list_flatten`` without pyarrow.compute."""
+def list_lengths(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
+    """A list column's row lengths (int64; a null list: none) and its rows' items flattened:
+    ``list_value_length`` and ``list_flatten`` without pyarrow.compute."""
     lengths = []
     items = []
     for chunk in _chunks(values):
@@ -280,10 +281,17 @@ def list_offsets(values: pa.ChunkedArray | pa.Array) -> tuple[list[int], pa.Arra
             # its items are one run of the child array (``flatten`` without its compute import)
             items.append(chunk.values.slice(int(bounds[0]), int(bounds[-1] - bounds[0])))
         lengths.append(size)
-    offsets = np.zeros(sum(map(len, lengths)) + 1, np.int64)
-    if lengths:
-        np.cumsum(np.concatenate(lengths), out=offsets[1:])
+    sizes = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
     if len(items) == 1:
-        return offsets.tolist(), items[0]
+        return sizes, items[0]
     flat = pa.concat_arrays(items) if items else pa.nulls(0, values.type.value_type)
+    return sizes, flat
+
+
+def list_offsets(values: pa.ChunkedArray | pa.Array) -> tuple[list[int], pa.Array]:
+    """A list column's row offsets into its flattened items (a null list: no items) and those
+    items (:func:`list_lengths`, the lengths summed)."""
+    sizes, flat = list_lengths(values)
+    offsets = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=offsets[1:])
     return offsets.tolist(), flat

@@ -23,12 +23,15 @@ from mjstats.records import (
     Win,
     WinKind,
 )
+from mjstats.slot_setters import frozen_record, record_setters
 from mjstats.tiles import ALL_KINDS
 
 __all__ = [
     "EVENT_KINDS",
+    "NO_TILE",
     "OUTCOMES",
     "REASONS",
+    "TILE_CODES",
     "WIN_KINDS",
     "events_from_columns",
     "group_starts",
@@ -41,55 +44,63 @@ WIN_KINDS: dict[str, WinKind] = {k.value: k for k in WinKind}
 OUTCOMES: dict[str, Outcome] = {k.value: k for k in Outcome}
 REASONS: dict[str, PaymentReason] = {k.value: k for k in PaymentReason}
 
+# each record's slot setters, in field order (refused at import if building by them would not
+# make the constructor's record: a field added or reordered, a __post_init__, ...)
+_HAND = record_setters(Hand)
+_RESULT = record_setters(Result)
+_WIN = record_setters(Win)
+_PAYMENT = record_setters(Payment)
+_PROVENANCE = record_setters(Provenance)
 
-def _tiles_or_none(codes: list[Any]) -> list[Any]:
-    """Tile codes (or None) as the tiles of ``ALL_KINDS`` (None stays None)."""
-    tiles = ALL_KINDS
-    out: list[Any] = []
-    for code in codes:
-        out.append(None if code is None else tiles[code])
-    return out
+# a tile column's codes index this: every tile kind by its code, then None for a null tile
+NO_TILE = len(ALL_KINDS)
+TILE_CODES: tuple[Any, ...] = (*ALL_KINDS, None)
 
 
 def events_from_columns(
     seq: list[Any],
-    kind: list[Any],
+    kinds: list[Any],
+    kind_codes: list[int],
     seat: list[Any],
-    tile: list[Any],
-    dealt: list[Any],
+    tile_codes: list[int],
+    dealt_rows: list[int],
     dealt_offsets: list[int],
+    dealt: list[int],
     from_seat: list[Any],
-    claimed: list[Any],
+    claimed_codes: list[int],
     tail: list[Any],
-    claim: list[Any],
-    win: list[Any],
+    claims: list[Any],
+    claim_codes: list[int],
+    wins: list[Any],
+    win_codes: list[int],
     line: list[Any],
 ) -> list[Event]:
-    """Every row as an :class:`Event`, the columns given as lists of one length: ``kind`` and
-    ``win`` already the enumerations' members; tiles as codes (None where absent); the
-    ``tiles`` list column flattened into ``dealt`` codes, row ``i`` being
-    ``dealt[dealt_offsets[i]:dealt_offsets[i + 1]]``."""
-    tiles = ALL_KINDS
-    tile_objects = _tiles_or_none(tile)
-    claimed_objects = _tiles_or_none(claimed)
-    new = tuple.__new__
+    """Every row as an :class:`Event`, the columns given as lists of one length. ``kind``,
+    ``claim`` and ``win`` as codes into ``kinds``, ``claims`` and ``wins`` (the enumerations'
+    members or the strings, None for a null row); ``tile`` and ``claimed`` as codes into
+    :data:`TILE_CODES` (:data:`NO_TILE` where null); the ``tiles`` list column as its non-empty
+    rows only, ``dealt_rows[k]`` holding the tile codes ``dealt[dealt_offsets[k]:dealt_offsets[k
+    + 1]]`` (every other row holds none: one shared empty tuple). Integer codes, not objects:
+    the loop reads them as native ints and indexes the tables, one object fetched a field."""
+    tiles = TILE_CODES
+    n = len(seq)
     empty: tuple[Any, ...] = ()
+    row_tiles: list[Any] = [empty] * n
+    for k in range(len(dealt_rows)):
+        held: list[Any] = []
+        for j in range(dealt_offsets[k], dealt_offsets[k + 1]):
+            held.append(ALL_KINDS[dealt[j]])  # a code out of range raises, as a wrong tile must
+        row_tiles[dealt_rows[k]] = tuple(held)
+    new = tuple.__new__
     out: list[Event] = []
-    for i in range(len(seq)):
-        start, stop = dealt_offsets[i], dealt_offsets[i + 1]
-        if start == stop:
-            row_tiles = empty
-        else:
-            held: list[Any] = []
-            for j in range(start, stop):
-                held.append(tiles[dealt[j]])
-            row_tiles = tuple(held)
+    for i in range(n):
         out.append(
             new(
                 Event,
                 (
-                    seq[i], kind[i], seat[i], tile_objects[i], row_tiles, from_seat[i],
-                    claimed_objects[i], tail[i], claim[i], win[i], line[i],
+                    seq[i], kinds[kind_codes[i]], seat[i], tiles[tile_codes[i]], row_tiles[i],
+                    from_seat[i], tiles[claimed_codes[i]], tail[i], claims[claim_codes[i]],
+                    wins[win_codes[i]], line[i],
                 ),
             )
         )  # fmt: skip
@@ -106,7 +117,8 @@ def hands_from_columns(
 ) -> list[Hand]:
     """The hands of aligned slices of the tables, each table as ``{column: list}``: the hands'
     rows with their ``n_events`` consecutive ``events``, their wins, fans and payments (rows
-    grouped per hand, in hand order, keyed by match_id and hand_no)."""
+    grouped per hand, in hand order, keyed by match_id and hand_no). The records are built by
+    their slots' setters (``mjstats.slot_setters``), not their constructors: the same records."""
     tiles = ALL_KINDS
     # fans, wins and payments are grouped per hand in order; index them by (match_id, hand_no)
     fan_rows: dict[tuple[str, int, int | None], list[FanEntry]] = {}
@@ -122,28 +134,27 @@ def hands_from_columns(
     win_rows: dict[tuple[str, int], list[Win]] = {}
     winners, losers, win_tiles, self_drawn = w["winner"], w["loser"], w["win_tile"], w["self_drawn"]
     fan_totals, patterns = w["fan_total"], w["pattern"]
+    no_fans: tuple[FanEntry, ...] = ()
     for i, (mid, no, win_no) in enumerate(zip(w["match_id"], w["hand_no"], w["win_no"], strict=True)):
         win_tile = win_tiles[i]
-        win_rows.setdefault((mid, no), []).append(
-            Win(
-                winners[i],
-                losers[i],
-                None if win_tile is None else tiles[win_tile],
-                self_drawn[i],
-                fan_totals[i],
-                tuple(fan_rows.get((mid, no, win_no), ())),
-                patterns[i],
-            )
-        )
+        fans = fan_rows.get((mid, no, win_no))
+        win_values = (
+            winners[i], losers[i], None if win_tile is None else tiles[win_tile], self_drawn[i],
+            fan_totals[i], no_fans if fans is None else tuple(fans), patterns[i],
+        )  # fmt: skip
+        win_rows.setdefault((mid, no), []).append(frozen_record(Win, _WIN, win_values))
     pay_rows: dict[tuple[str, int], list[int]] = {}
     for i, key in enumerate(zip(p["match_id"], p["hand_no"], strict=True)):
         pay_rows.setdefault(key, []).append(i)
-    seats, scores_of, reasons, pay_win_nos = p["seat"], p["score"], p["reason"], p["win_no"]
+    seats, scores_of, reasons, pay_nos = p["seat"], p["score"], p["reason"], p["win_no"]
     match_ids, hand_nos, n_events, has_scores = h["match_id"], h["hand_no"], h["n_events"], h["has_scores"]
     outcomes, profiles, dealers, winds = h["outcome"], h["profile"], h["dealer"], h["prevalent_wind"]
     players, styles, streaks, golds = h["players"], h["styles"], h["streak"], h["gold"]
     walls, dice_rows, started, metas = h["wall"], h["dice"], h["started_at"], h["meta"]
     sources, lines, origins, origin_lines = h["source"], h["line"], h["origin"], h["origin_line"]
+    no_rows: list[int] = []
+    no_wins: list[Win] = []
+    no_payments: tuple[Payment, ...] = ()
     out: list[Hand] = []
     ei = 0
     for i in range(len(match_ids)):
@@ -151,49 +162,47 @@ def hands_from_columns(
         n: int = n_events[i]
         evs = tuple(events[ei : ei + n])
         ei += n
-        scores: tuple[int, ...] | None = None
-        ledger: list[Payment] = []
-        rows = pay_rows.get((mid, no), [])
+        rows = pay_rows.get((mid, no), no_rows)
+        wins = tuple(win_rows.get((mid, no), no_wins))
+        outcome = OUTCOMES[outcomes[i]]
         if has_scores[i] and all(reasons[j] is None for j in rows):
             net = [0, 0, 0, 0]
             for j in rows:
                 net[seats[j]] = scores_of[j]
-            scores = tuple(net)
+            # what Result(outcome, scores=..., wins=...) holds: no payments, nothing to check
+            result = frozen_record(Result, _RESULT, (outcome, wins, tuple(net), no_payments))
+        elif rows:
+            # an itemised ledger: Result sums it into the scores
+            ledger = [
+                frozen_record(Payment, _PAYMENT, (seats[j], scores_of[j], REASONS[reasons[j]], pay_nos[j]))
+                for j in rows
+            ]
+            result = Result(outcome, wins=wins, payments=tuple(ledger))
         else:
-            ledger = [Payment(seats[j], scores_of[j], REASONS[reasons[j]], pay_win_nos[j]) for j in rows]
-        result = Result(
-            OUTCOMES[outcomes[i]],
-            scores=scores,
-            wins=tuple(win_rows.get((mid, no), [])),
-            payments=tuple(ledger),
-        )
+            result = frozen_record(Result, _RESULT, (outcome, wins, None, no_payments))
         wall = walls[i]
         dice = dice_rows[i]
         source = sources[i]
+        origin = origins[i]
         gold = golds[i]
-        out.append(
-            Hand(
-                match_id=mid,
-                hand_no=no,
-                ruleset=ruleset,
-                profile=profiles[i],
-                dealer=dealers[i],
-                prevalent_wind=winds[i],
-                events=evs,
-                result=result,
-                players=tuple(players[i]),
-                styles=tuple(styles[i]),
-                streak=streaks[i],
-                gold=None if gold is None else tiles[gold],
-                wall=None if wall is None else tuple([tiles[t] for t in wall]),
-                dice=None if dice is None else tuple(dice),
-                started_at=started[i],
-                meta=tuple([(k, v) for k, v in metas[i]]),
-                provenance=Provenance(source, lines[i]) if source is not None else None,
-                origin=Provenance(origins[i], origin_lines[i]) if origins[i] is not None else None,
-            )
-        )
+        values = (
+            mid, no, ruleset, profiles[i], dealers[i], winds[i], evs, result,
+            tuple(players[i]), tuple(styles[i]), streaks[i],
+            None if gold is None else tiles[gold],
+            None if wall is None else tuple([tiles[t] for t in wall]),
+            None if dice is None else tuple(dice),
+            started[i], tuple([(k, v) for k, v in metas[i]]),
+            None if source is None else _provenance(source, lines[i]),
+            None if origin is None else _provenance(origin, origin_lines[i]),
+        )  # fmt: skip
+        out.append(frozen_record(Hand, _HAND, values))
     return out
+
+
+def _provenance(source: str, line: Any) -> Provenance:
+    """``Provenance(source, line)``, as the dataset stores it (no raw text; ``line`` as stored,
+    None where null)."""
+    return frozen_record(Provenance, _PROVENANCE, (source, line, None))
 
 
 def group_starts(hand_keys: list[int], row_keys: list[int]) -> list[int]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from mjstats.records import (
@@ -23,8 +24,8 @@ from mjstats.records import (
     Hand,
     Reject,
 )
-from mjstats.store.arrow_columns import int_values, ints_or_none, list_offsets, table_from_columns
-from mjstats.store.rebuild import EVENT_KINDS, WIN_KINDS, events_from_columns, hands_from_columns
+from mjstats.store.arrow_columns import int_values, ints_or_none, list_lengths, table_from_columns, valid_mask
+from mjstats.store.rebuild import EVENT_KINDS, NO_TILE, WIN_KINDS, events_from_columns, hands_from_columns
 
 __all__ = [
     "HAND_TABLES",
@@ -279,32 +280,83 @@ def rejects_table(rejects: list[Reject]) -> pa.Table:
     )
 
 
-def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any]) -> list[Any]:
-    """A string column mapped through ``lookup`` (None stays None), one lookup per distinct
-    value: each chunk dictionary-encoded (as stored in the part files: the audit reads ``kind``
-    and ``win`` that way, see ``audit.PartSlicer``) and its indices mapped."""
-    out: list[Any] = []
+def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any] | None) -> tuple[list[Any], list[int]]:
+    """A string column mapped through ``lookup`` (None: the strings themselves) as a table and
+    each row's code into it (a null row: the table's None), one lookup per distinct value: each
+    chunk dictionary-encoded (as stored in the part files: the audit reads ``kind``, ``claim``
+    and ``win`` that way, see ``audit.PartSlicer``), its dictionary mapped and its indices
+    shifted past the chunks before."""
+    table: list[Any] = [None]  # code 0: a null row
+    if column.null_count == len(column):  # all null (an event's ``win``, mostly): nothing to map
+        return table, [0] * len(column)
+    codes: list[np.ndarray] = []
     for chunk in column.chunks:
         encoded = chunk if pa.types.is_dictionary(chunk.type) else chunk.dictionary_encode()
-        codes = [None if v is None else lookup[v] for v in encoded.dictionary.to_pylist()]
-        if encoded.null_count == 0:
-            out += map(codes.__getitem__, int_values(encoded.indices).tolist())
-        else:
-            out += [None if i is None else codes[i] for i in ints_or_none(encoded.indices)]
-    return out
+        first = len(table)
+        values = encoded.dictionary.to_pylist()
+        table += values if lookup is None else [None if v is None else lookup[v] for v in values]
+        # a null index (or a null in the dictionary) reads the table's None
+        codes.append(int_values(encoded.indices, fill=-first).astype(np.int64) + first)
+    return table, np.concatenate(codes).tolist() if codes else []
+
+
+def _tile_codes(values: pa.ChunkedArray) -> list[int]:
+    """A tile column's codes into ``rebuild.TILE_CODES``: the stored code, ``NO_TILE`` where
+    null. A stored code out of the kinds' range reads what ``ALL_KINDS[code]`` reads: a negative
+    one counts from the end, one past either end raises ``IndexError`` (files ingest writes hold
+    none: it writes tiles)."""
+    codes = int_values(values).astype(np.int64)  # a copy: nulls hold 0 here, NO_TILE below
+    valid = valid_mask(values)
+    stored = codes if valid is None else codes[valid]
+    if len(stored) and (stored.min() < 0 or stored.max() >= NO_TILE):
+        if stored.min() < -NO_TILE or stored.max() >= NO_TILE:
+            raise IndexError("tuple index out of range")
+        codes[codes < 0] += NO_TILE
+    if valid is None:
+        return codes.tolist()
+    if 2 * values.null_count > len(values):  # mostly null (``claimed``): set the few tiles
+        out = [NO_TILE] * len(values)
+        where = np.flatnonzero(valid)
+        for i, code in zip(where.tolist(), codes[where].tolist(), strict=True):
+            out[i] = code
+        return out
+    codes[~valid] = NO_TILE
+    return codes.tolist()
+
+
+def _booleans(values: pa.ChunkedArray) -> list[Any]:
+    """A bool column as Python bools (None where null): ``to_pylist()``, without a scalar a row
+    when it holds no null (its bits unpacked by numpy)."""
+    if values.null_count:
+        return values.to_pylist()
+    parts = []
+    for chunk in values.chunks:
+        if len(chunk):
+            bits = np.frombuffer(chunk.buffers()[1], np.uint8)
+            unpacked = np.unpackbits(bits, count=chunk.offset + len(chunk), bitorder="little")
+            parts.append(unpacked[chunk.offset :].view(np.bool_))
+    return np.concatenate(parts).tolist() if parts else []
 
 
 def _events_of(t: pa.Table) -> list[Event]:
     """Every row of an events slice as an Event: the columns decoded whole from their buffers
-    (``arrow_columns``: no pandas, no compute calls) and dictionary encoding, the rows built by
-    ``store.rebuild`` (compiled in the compiled build; the audit's hot path)."""
-    offsets, dealt = list_offsets(t.column("tiles"))
+    (``arrow_columns``: no pandas, no compute calls) and dictionary encoding, as codes where a
+    table of objects serves (kinds, tiles), the rows built by ``store.rebuild`` (compiled in the
+    compiled build; the audit's hot path)."""
+    sizes, dealt = list_lengths(t.column("tiles"))
+    # only the rows holding tiles (a deal, an exchange) are cut out of the flattened items
+    dealt_rows = np.flatnonzero(sizes)
+    dealt_offsets = np.zeros(len(dealt_rows) + 1, np.int64)
+    np.cumsum(sizes[dealt_rows], out=dealt_offsets[1:])
+    kinds, kind_codes = _decoded(t.column("kind"), EVENT_KINDS)
+    claims, claim_codes = _decoded(t.column("claim"), None)
+    wins, win_codes = _decoded(t.column("win"), WIN_KINDS)
     return events_from_columns(
-        ints_or_none(t.column("seq")), _decoded(t.column("kind"), EVENT_KINDS),
-        ints_or_none(t.column("seat")), ints_or_none(t.column("tile")),
-        ints_or_none(dealt), offsets,
-        ints_or_none(t.column("from_seat")), ints_or_none(t.column("claimed")),
-        t.column("tail").to_pylist(), t.column("claim").to_pylist(), _decoded(t.column("win"), WIN_KINDS),
+        ints_or_none(t.column("seq")), kinds, kind_codes,
+        ints_or_none(t.column("seat")), _tile_codes(t.column("tile")),
+        dealt_rows.tolist(), dealt_offsets.tolist(), ints_or_none(dealt),
+        ints_or_none(t.column("from_seat")), _tile_codes(t.column("claimed")),
+        _booleans(t.column("tail")), claims, claim_codes, wins, win_codes,
         ints_or_none(t.column("line")),
     )  # fmt: skip
 

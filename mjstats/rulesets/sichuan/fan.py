@@ -16,7 +16,6 @@ from functools import lru_cache
 
 from mjstats.errors import InvalidHand, NotWinningHand, RuleError
 from mjstats.rulesets.sichuan.profiles import FanRules, Profile, load_profile
-from mjstats.rulesets.sichuan.slot_setters import frozen_record, record_setters
 from mjstats.rulesets.sichuan.suit_table import ENTRIES, combine, suit_entry
 from mjstats.rulesets.sichuan.tiles import (
     Meld,
@@ -36,6 +35,7 @@ from mjstats.rulesets.sichuan.win import (
     regular_features,
     suits_held,
 )
+from mjstats.slot_setters import frozen_record, record_setters
 from mjstats.tiles import SUITED, Tile
 
 __all__ = [

@@ -16,7 +16,6 @@ from typing import Any
 from mjstats.errors import RuleError
 from mjstats.rulesets.sichuan.fan import WinContext, WinScore, ready_values, score_win
 from mjstats.rulesets.sichuan.profiles import Profile, load_profile
-from mjstats.rulesets.sichuan.slot_setters import frozen_record, record_setters, slot_setters
 from mjstats.rulesets.sichuan.tiles import (
     check_copies,
     count_tiles,
@@ -27,6 +26,7 @@ from mjstats.rulesets.sichuan.tiles import (
     suited_tiles,
 )
 from mjstats.rulesets.sichuan.win import suits_held
+from mjstats.slot_setters import frozen_record, record_setters, slot_setters
 from mjstats.tiles import Tile
 
 __all__ = [

@@ -29,5 +29,5 @@ RULESET = Ruleset(
     decisions="decisions:VIEW",
     # the settlement path: what settle_hand and is_winning_hand call per hand, and the replay
     # with its money audit, per event and per hand (docs/compiled.md)
-    compiled=("settle", "fan", "win", "suit_table", "tiles", "slot_setters", "replay", "money_audit"),
+    compiled=("settle", "fan", "win", "suit_table", "tiles", "replay", "money_audit"),
 )

@@ -12,7 +12,7 @@ import pytest
 from mjstats.errors import MjstatsError
 from mjstats.rulesets.sichuan.fan import _WIN_SCORE_SETTERS, WinScore
 from mjstats.rulesets.sichuan.settle import Payment, _payment
-from mjstats.rulesets.sichuan.slot_setters import SlotSetterError, frozen_record, record_setters, slot_setters
+from mjstats.slot_setters import SlotSetterError, frozen_record, record_setters, slot_setters
 
 
 @dataclass(frozen=True, slots=True)

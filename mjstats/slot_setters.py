@@ -7,8 +7,9 @@ checks that when the module using it is imported: a field added, renamed or reor
 ``__post_init__``, a field left out of ``__init__`` or a ``__new__`` of its own stops the import
 with one clear error, instead of records built half-made. In the compiled build the class is
 native (C-level attributes and allocator); the same checks apply to its fields.
-:func:`frozen_record` is the builder that uses them; this module is compiled with the settlement
-path it serves (docs/compiled.md), so the builder's loop runs as C there.
+:func:`frozen_record` is the builder that uses them. A ruleset's settlement builds its records
+through them, and the store's read-back the dataset's (``store.rebuild``); this module is
+compiled with both (docs/compiled.md), so the builder's loop runs as C there.
 """
 
 from __future__ import annotations

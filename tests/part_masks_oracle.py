@@ -5,11 +5,20 @@ tested through small-int memo tables. Same public functions, same answers expect
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Final
 
-# the engine's memoised per-suit option tables (one implementation of the decompositions)
-from mjstats.rules.hand import _honour_options, _suit_options
+# one part's option mask (its clamped (m, s, p) options as bits), merges, least values, good
+# draws and seven pairs: unchanged in the engine, whose Fuzhou and Sichuan shapes still use them.
+# Imported, not copied: what this oracle keeps is the memo layer the part tables replaced
+from mjstats.rulesets.guobiao.incremental import (
+    _LIMIT,
+    _good,
+    _honour_mask,
+    _least,
+    _merge,
+    _seven_pairs,
+    _suit_mask,
+)
 
 __all__ = [
     "formula_discards",
@@ -23,138 +32,6 @@ __all__ = [
 
 Counts = tuple[int, ...]
 _Options = tuple[tuple[int, int, int], ...]
-_SIDE = 6  # m and s are clamped to the melds needed: at most 4 (Guobiao), 5 (a 16-tile hand)
-
-
-def _bit(m: int, s: int, p: int) -> int:
-    return 1 << ((m * _SIDE + s) * 2 + p)
-
-
-# each bit's (m, s, p), by bit index
-_DECODE = tuple((i // 2 // _SIDE, i // 2 % _SIDE, i % 2) for i in range(_SIDE * _SIDE * 2))
-
-
-def _options_of(mask: int) -> list[tuple[int, int, int]]:
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(_DECODE[i])
-        mask >>= 1
-        i += 1
-    return out
-
-
-def _mask(options: _Options, groups: int) -> int:
-    """The options clamped to ``groups`` (min(m, G), min(s, G), p): the formula's value and
-    merges are unchanged by the clamp, as 2G - min(m, G) - min(s, G) - p only sees it."""
-    out = 0
-    for m, s, p in options:
-        out |= _bit(min(m, groups), min(s, groups), p)
-    return out
-
-
-_SUITS: dict[tuple[Counts, int], int] = {}
-_LIMIT = 1 << 18
-
-
-def _suit_mask(suit: Counts, groups: int) -> int:
-    key = (suit, groups)
-    mask = _SUITS.get(key)
-    if mask is None:
-        if len(_SUITS) >= _LIMIT:
-            _SUITS.clear()
-        mask = _SUITS[key] = _blocks_mask(suit, groups)
-    return mask
-
-
-def _blocks_mask(suit: Counts, groups: int) -> int:
-    """A suit's mask as the merge of its blocks: runs of ranks split by two or more empty
-    ranks share no set or partial set (a run or a one-gap pair spans three ranks at most), and
-    blocks recur far more often than whole suits do."""
-    mask = 1  # (0, 0, 0): nothing
-    start = None
-    gap = 0
-    for r, n in enumerate(suit):
-        if n:
-            if start is None:
-                start = r
-            gap = 0
-            end = r
-        elif start is not None:
-            gap += 1
-            if gap == 2:
-                mask = _merge(mask, _block_mask(suit[start : end + 1], groups), groups)
-                start = None
-    if start is not None:
-        mask = _merge(mask, _block_mask(suit[start : end + 1], groups), groups)
-    return mask
-
-
-@cache
-def _block_mask(block: Counts, groups: int) -> int:
-    """``block``: counts from a held rank to a held rank, no two empty ranks in a row."""
-    return _mask(_suit_options(block, True), groups)
-
-
-@cache
-def _honour_mask(held: Counts, groups: int) -> int:
-    """``held``: the honours' sorted non-zero counts."""
-    return _mask(_honour_options(held), groups)
-
-
-@cache
-def _merge(a: int, b: int, groups: int) -> int:
-    """Two disjoint parts together (at most one pair in all), clamped."""
-    out = 0
-    right = _options_of(b)
-    for m, s, p in _options_of(a):
-        for x, y, q in right:
-            if p + q <= 1:
-                out |= _bit(min(m + x, groups), min(s + y, groups), p + q)
-    return out
-
-
-@cache
-def _least(mask: int, groups: int) -> int:
-    # reference guobiao.md: 4 melds + pair; 2M - min(m, M) - min(s, M) - p over decompositions
-    return min(2 * groups - m - s - p for m, s, p in _options_of(mask))
-
-
-@cache
-def _good(rest: int, groups: int, below: int) -> int:
-    """Every clamped option of a part that, with the ``rest`` of the hand, gives a value under
-    ``below``."""
-    out = 0
-    options = _options_of(rest)
-    for i, (x, y, q) in enumerate(_DECODE):
-        if x > groups or y > groups:
-            continue
-        for m, s, p in options:
-            if p + q <= 1 and 2 * groups - min(m + x, groups) - min(s + y, groups) - p - q < below:
-                out |= 1 << i
-                break
-    return out
-
-
-@cache
-def _suit_draws(suit: Counts, groups: int, base: int) -> tuple[tuple[int, int], ...]:
-    """For each kind a held tile of the suit can make a set with (within two ranks, as
-    mjstats.integrity.useful decides), the suit's mask with one more of it (``base``: the
-    suit's first kind)."""
-    near: set[int] = set()
-    for r, n in enumerate(suit):
-        if n:
-            near.update(range(max(0, r - 2), min(9, r + 3)))
-    return tuple(
-        (base + r, _suit_mask((*suit[:r], suit[r] + 1, *suit[r + 1 :]), groups)) for r in sorted(near)
-    )
-
-
-def _seven_pairs(counts: Counts) -> int:
-    # reference guobiao.md 七对 (four of a kind as two pairs), as GuobiaoShape counts it
-    return 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
-
 
 # --- the memo layer: parts and masks as small ints ----------------------------------------------
 # A part (a suit's 9 counts, or the 7 honour counts) is one int, its *key*: the counts 4 bits

@@ -27,6 +27,7 @@ __all__ = [
     "numbers",
     "repeated_string",
     "repeated_strings",
+    "scattered",
     "string_lists",
     "string_scalar",
     "strings",
@@ -257,9 +258,15 @@ def ints_or_none(values: pa.ChunkedArray | pa.Array) -> list[int | None]:
         for i in np.flatnonzero(~valid).tolist():
             out[i] = None
         return out
-    out = [None] * n
+    return scattered(numbers_, valid, None)
+
+
+def scattered(values: np.ndarray, valid: np.ndarray, fill: Any) -> list[Any]:
+    """``values`` as Python ints where ``valid``, ``fill`` elsewhere: for a mostly-null column,
+    only its few valid rows are converted."""
+    out: list[Any] = [fill] * len(values)
     where = np.flatnonzero(valid)
-    for i, v in zip(where.tolist(), numbers_[where].tolist(), strict=True):
+    for i, v in zip(where.tolist(), values[where].tolist(), strict=True):
         out[i] = v
     return out
 

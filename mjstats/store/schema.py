@@ -24,7 +24,14 @@ from mjstats.records import (
     Hand,
     Reject,
 )
-from mjstats.store.arrow_columns import int_values, ints_or_none, list_lengths, table_from_columns, valid_mask
+from mjstats.store.arrow_columns import (
+    int_values,
+    ints_or_none,
+    list_lengths,
+    scattered,
+    table_from_columns,
+    valid_mask,
+)
 from mjstats.store.rebuild import EVENT_KINDS, NO_TILE, WIN_KINDS, events_from_columns, hands_from_columns
 
 __all__ = [
@@ -315,11 +322,7 @@ def _tile_codes(values: pa.ChunkedArray) -> list[int]:
     if valid is None:
         return codes.tolist()
     if 2 * values.null_count > len(values):  # mostly null (``claimed``): set the few tiles
-        out = [NO_TILE] * len(values)
-        where = np.flatnonzero(valid)
-        for i, code in zip(where.tolist(), codes[where].tolist(), strict=True):
-            out[i] = code
-        return out
+        return scattered(codes, valid, NO_TILE)
     codes[~valid] = NO_TILE
     return codes.tolist()
 

@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mjstats.errors import ProfileError
+from mjstats.errors import DatasetError, ProfileError
 from mjstats.gc_pause import paused_collection
 from mjstats.records import DUPLICATE_HAND, Hand, Win
 from mjstats.replay import (
@@ -299,6 +299,7 @@ class PartSlicer:
     ) -> None:
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         self.ruleset = ruleset
+        self.where = str(sub)  # named in a damaged file's error
         # ``tables``: the part already read elsewhere (mjstats.distributed reads URLs via fsspec)
         # (ParquetFile, not pq.read_table, which imports pyarrow.dataset and so pandas: ~0.4 s)
         self.tables = tables or {name: _read_part_table(version / name / sub, name) for name in _PART_TABLES}
@@ -319,16 +320,19 @@ class PartSlicer:
         def cut(name: str, offsets: list[int]) -> pa.Table:
             return t[name].slice(offsets[start], offsets[stop] - offsets[start])
 
-        return list(
-            hands_from_tables(
-                self.ruleset,
-                t["hands"].slice(start, stop - start),
-                cut("events", self.events),
-                cut("wins", self.wins),
-                cut("fans", self.fans),
-                cut("payments", self.payments),
+        try:
+            return list(
+                hands_from_tables(
+                    self.ruleset,
+                    t["hands"].slice(start, stop - start),
+                    cut("events", self.events),
+                    cut("wins", self.wins),
+                    cut("fans", self.fans),
+                    cut("payments", self.payments),
+                )
             )
-        )
+        except DatasetError as exc:  # a damaged file: say which part holds it
+            raise DatasetError(f"{self.where}: {exc}") from None
 
 
 def _read_part_table(path: Path, name: str) -> pa.Table:

@@ -123,19 +123,70 @@ def test_events_of_chunked_and_dictionary_columns_equal_the_plain_ones(ingested)
     assert typed(_events_of(chunked)) == typed(whole) == typed(_events_of(plain))
 
 
-def test_a_stored_tile_code_reads_as_the_kinds_table_reads_it() -> None:
-    """A tile code out of the kinds' range (no file ingest writes holds one): a negative one
-    counts from the end, one past either end raises, as indexing the kinds does."""
+def test_a_stored_tile_code_that_names_no_tile_is_refused() -> None:
+    """A tile code outside the kinds' range (no file ingest writes holds one) is a damaged part
+    file: DatasetError naming the column, never a tile read by wrapping round the kinds."""
+    from mjstats.errors import DatasetError
+    from mjstats.store.rebuild import TILE_CODES
     from mjstats.store.schema import _tile_codes
     from mjstats.tiles import ALL_KINDS
 
-    column = pa.chunked_array([pa.array([0, -1, None, 41], pa.int8())])
-    codes = _tile_codes(column)
-    from mjstats.store.rebuild import TILE_CODES
+    column = pa.chunked_array([pa.array([0, 33, None, 41], pa.int8())])
+    codes = _tile_codes(column, "tile")
+    assert [TILE_CODES[c] for c in codes] == [ALL_KINDS[0], ALL_KINDS[33], None, ALL_KINDS[41]]
+    for bad in (42, -1, -43, 127):
+        with pytest.raises(DatasetError, match=f"'claimed' holds tile code {bad},"):
+            _tile_codes(pa.chunked_array([pa.array([None, 3, bad], pa.int8())]), "claimed")
 
-    assert [TILE_CODES[c] for c in codes] == [ALL_KINDS[0], ALL_KINDS[-1], None, ALL_KINDS[41]]
-    for bad in (42, -43):
-        with pytest.raises(IndexError):
-            _tile_codes(pa.chunked_array([pa.array([bad], pa.int8())]))
-        with pytest.raises(IndexError):
-            ALL_KINDS[bad]
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [("events", "tile", -1), ("events", "claimed", 42), ("events", "tiles", -2),
+     ("events", "tiles", None), ("wins", "win_tile", -1)],
+)  # fmt: skip
+def test_a_damaged_tile_in_a_part_file_stops_the_read_back(
+    ingested: tuple[Path, list[Hand]], table: str, column: str, value: int | None
+) -> None:
+    """A part file whose tile column was damaged by hand: the rebuild refuses it by column,
+    whichever of the per-event and per-hand tiles holds the bad code."""
+    from mjstats.errors import DatasetError
+
+    path, _ = ingested
+    ds = open_dataset(path)
+    ruleset, period, part = ds.parts()[0]
+    slicer = PartSlicer(ds.path, ruleset, period, part)
+    t = slicer.tables[table]
+    values = t.column(column).to_pylist()
+    row = next(i for i, v in enumerate(values) if v)  # a row holding a tile (or tiles)
+    if isinstance(values[row], list):
+        values[row] = [value, *values[row][1:]]
+    else:
+        values[row] = value
+    field = t.schema.field(column)
+    slicer.tables[table] = t.set_column(t.schema.get_field_index(column), field, pa.array(values, field.type))
+    with pytest.raises(DatasetError, match=f"^ruleset=.*{part}: .*{column!r}"):
+        slicer.hands(0, slicer.tables["hands"].num_rows)
+
+
+def test_the_reader_names_the_damaged_part(ingested: tuple[Path, list[Hand]], tmp_path: Path) -> None:
+    """``Dataset.read_part`` on a part file whose stored tile code was damaged on disk: the
+    error names the part and the column."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from mjstats.errors import DatasetError
+
+    path, _ = ingested
+    copy = tmp_path / "copy"
+    shutil.copytree(path, copy)
+    ds = open_dataset(copy)
+    ruleset, period, part = ds.parts()[0]
+    file = ds.path / "events" / f"ruleset={ruleset}" / f"period={period}" / part
+    table = pq.read_table(file)
+    tiles = table.column("tile").to_pylist()
+    tiles[tiles.index(next(t for t in tiles if t is not None))] = 99
+    index = table.schema.get_field_index("tile")
+    pq.write_table(table.set_column(index, table.schema.field(index), pa.array(tiles, pa.int8())), file)
+    with pytest.raises(DatasetError, match=f"{part}: column 'tile' holds tile code 99,"):
+        ds.read_part(ruleset, period, part)

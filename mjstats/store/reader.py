@@ -222,7 +222,10 @@ class Dataset:
         """The hands of one part file (bounded in size by the ingest chunk)."""
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         tables = [pq.read_table(self.path / name / sub) for name in HAND_TABLES]
-        return list(hands_from_tables(ruleset, *tables))
+        try:
+            return list(hands_from_tables(ruleset, *tables))
+        except DatasetError as exc:  # a damaged file: say which part holds it
+            raise DatasetError(f"{sub}: {exc}") from None
 
 
 def live_version(path: str | Path) -> str:

@@ -89,7 +89,7 @@ def events_from_columns(
     for k in range(len(dealt_rows)):
         held: list[Any] = []
         for j in range(dealt_offsets[k], dealt_offsets[k + 1]):
-            held.append(ALL_KINDS[dealt[j]])  # a code out of range raises, as a wrong tile must
+            held.append(ALL_KINDS[dealt[j]])  # codes checked by the read-back (schema._tile_codes)
         row_tiles[dealt_rows[k]] = tuple(held)
     new = tuple.__new__
     out: list[Event] = []

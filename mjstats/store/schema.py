@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from mjstats.errors import DatasetError
 from mjstats.records import (
     EVENT_FIELDS,
     Event,
@@ -307,24 +308,29 @@ def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any] | None) -> tuple[li
     return table, np.concatenate(codes).tolist() if codes else []
 
 
-def _tile_codes(values: pa.ChunkedArray) -> list[int]:
+def _tile_codes(values: pa.ChunkedArray, column: str) -> list[int]:
     """A tile column's codes into ``rebuild.TILE_CODES``: the stored code, ``NO_TILE`` where
-    null. A stored code out of the kinds' range reads what ``ALL_KINDS[code]`` reads: a negative
-    one counts from the end, one past either end raises ``IndexError`` (files ingest writes hold
-    none: it writes tiles)."""
+    null. A code that names no tile is a damaged part file (ingest writes tiles only):
+    ``DatasetError``, never a tile read by wrapping around the kinds' table."""
     codes = int_values(values).astype(np.int64)  # a copy: nulls hold 0 here, NO_TILE below
     valid = valid_mask(values)
-    stored = codes if valid is None else codes[valid]
-    if len(stored) and (stored.min() < 0 or stored.max() >= NO_TILE):
-        if stored.min() < -NO_TILE or stored.max() >= NO_TILE:
-            raise IndexError("tuple index out of range")
-        codes[codes < 0] += NO_TILE
+    _check_tiles(codes if valid is None else codes[valid], column)
     if valid is None:
         return codes.tolist()
     if 2 * values.null_count > len(values):  # mostly null (``claimed``): set the few tiles
         return scattered(codes, valid, NO_TILE)
     codes[~valid] = NO_TILE
     return codes.tolist()
+
+
+def _check_tiles(codes: np.ndarray, column: str) -> None:
+    """Refuse stored tile codes outside 0 .. NO_TILE - 1 (one numpy pass, no per-row test)."""
+    if len(codes) and (codes.min() < 0 or codes.max() >= NO_TILE):
+        bad = int(codes[(codes < 0) | (codes >= NO_TILE)][0])
+        raise DatasetError(
+            f"column {column!r} holds tile code {bad}, which names no tile "
+            f"(0-{NO_TILE - 1}): the part file is damaged"
+        )
 
 
 def _booleans(values: pa.ChunkedArray) -> list[Any]:
@@ -347,6 +353,8 @@ def _events_of(t: pa.Table) -> list[Event]:
     table of objects serves (kinds, tiles), the rows built by ``store.rebuild`` (compiled in the
     compiled build; the audit's hot path)."""
     sizes, dealt = list_lengths(t.column("tiles"))
+    if dealt.null_count:
+        raise DatasetError("events column 'tiles' holds a null tile: the part file is damaged")
     # only the rows holding tiles (a deal, an exchange) are cut out of the flattened items
     dealt_rows = np.flatnonzero(sizes)
     dealt_offsets = np.zeros(len(dealt_rows) + 1, np.int64)
@@ -356,9 +364,9 @@ def _events_of(t: pa.Table) -> list[Event]:
     wins, win_codes = _decoded(t.column("win"), WIN_KINDS)
     return events_from_columns(
         ints_or_none(t.column("seq")), kinds, kind_codes,
-        ints_or_none(t.column("seat")), _tile_codes(t.column("tile")),
-        dealt_rows.tolist(), dealt_offsets.tolist(), ints_or_none(dealt),
-        ints_or_none(t.column("from_seat")), _tile_codes(t.column("claimed")),
+        ints_or_none(t.column("seat")), _tile_codes(t.column("tile"), "tile"),
+        dealt_rows.tolist(), dealt_offsets.tolist(), _tile_codes(dealt, "tiles"),
+        ints_or_none(t.column("from_seat")), _tile_codes(t.column("claimed"), "claimed"),
         _booleans(t.column("tail")), claims, claim_codes, wins, win_codes,
         ints_or_none(t.column("line")),
     )  # fmt: skip
@@ -373,6 +381,17 @@ def hands_from_tables(
     payments: pa.Table,
 ) -> Iterator[Hand]:
     """Rebuild Hand records from aligned slices of the tables (same hands, same order)."""
+    # the tiles the rebuild indexes per hand (not per event): a damaged code refused here too
+    for table, column in ((wins, "win_tile"), (hands, "gold"), (hands, "wall")):
+        if column in table.column_names:
+            values = table.column(column)
+            if pa.types.is_list(values.type):
+                values = list_lengths(values)[1]
+                if values.null_count:
+                    raise DatasetError(f"column {column!r} holds a null tile: the part file is damaged")
+            mask = valid_mask(values)
+            codes = int_values(values)
+            _check_tiles(codes if mask is None else codes[mask], column)
     h = hands.to_pydict()
     w = wins.to_pydict()
     f = fans.to_pydict()

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from mjstats.store import SourceInput, ingest_sources, open_dataset
+from mjstats.store import SourceInput, ingest_sources, open_dataset, writer
 from mjstats.store.write_behind import WriteBehind
 from tests.test_replay_oracle import SAMPLE
+
+FUZHOU = Path(__file__).resolve().parent.parent / "data" / "sim" / "fuzhou.jsonl.gz"
 
 
 def test_writes_run_in_order_off_the_callers_thread_and_close_waits_for_them() -> None:
@@ -111,3 +114,47 @@ def test_an_interrupted_ingest_leaves_no_staging_folder_and_no_late_write(
     assert ended and max(ended) <= returned  # the write in progress ended before the ingest returned
     assert not list(out.glob(".tmp-*"))
     assert open_dataset(out).path.name == before and len(open_dataset(out).table("hands")) == 16
+
+
+class _InLine:
+    """The writer the ingest had before the thread: each write done at its submit."""
+
+    def __init__(self, depth: int = 1) -> None:
+        self.jobs = 0
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self.jobs += 1
+        job()
+
+    def __enter__(self) -> _InLine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every Parquet file under a dataset, by path relative to its version folder."""
+    version = open_dataset(root).path
+    return {str(p.relative_to(version)): p.read_bytes() for p in sorted(version.rglob("*.parquet"))}
+
+
+def test_the_files_written_behind_equal_those_written_in_line_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sample and the simulated Fuzhou hands in parts of 7 hands (many writes queued behind
+    each other, several partitions): the same files, byte for byte, as written in the caller."""
+    inputs = [SourceInput(SAMPLE, "botzone"), SourceInput(FUZHOU, "canonical")]
+    ingest_sources(inputs, tmp_path / "behind", chunk_hands=7)
+    used: list[_InLine] = []
+
+    def in_line(depth: int = 1) -> _InLine:
+        used.append(_InLine(depth))
+        return used[-1]
+
+    monkeypatch.setattr(writer, "WriteBehind", in_line)
+    ingest_sources(inputs, tmp_path / "in_line", chunk_hands=7)
+    assert used and used[0].jobs >= 10  # the in-line writer did write the parts
+    behind, in_caller = _files(tmp_path / "behind"), _files(tmp_path / "in_line")
+    assert len(behind) >= 10
+    assert behind == in_caller

@@ -49,3 +49,41 @@ def test_missing_file_is_one_line_no_traceback(tmp_path, capsys):
 def test_open_non_dataset_is_one_line(tmp_path, capsys):
     assert main(["export", str(tmp_path / "none")]) == 2
     assert "no such dataset" in capsys.readouterr().err
+
+
+def test_ingest_audit_leaves_the_audit_tables_of_ingest_then_audit(tmp_path, sample_path, capsys):
+    """``ingest --audit`` (one command): the same audit tables, row for row, as ``ingest`` then
+    ``audit``, on the sample with bad records among the good; the summary prints both stages."""
+    from mjstats.audit import AUDIT_SCHEMAS
+    from mjstats.store import open_dataset
+
+    bad = _bad_file(tmp_path, sample_path)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert main(["ingest", "--audit", "-f", "botzone", str(bad), "-o", str(one)]) == 0
+    out = capsys.readouterr().out
+    assert "hands 13" in out and "audited 13 hands" in out
+    assert "rejected records (not replayable, see the rejects table): 4" in out
+    assert main(["ingest", "-q", "-f", "botzone", str(bad), "-o", str(two)]) == 0
+    assert main(["audit", "-q", str(two)]) == 0
+    capsys.readouterr()
+    a, b = open_dataset(one), open_dataset(two)
+    assert a.path.name == b.path.name  # an ingest, then an audit: two versions each way
+    for name in AUDIT_SCHEMAS:
+        assert a.arrow(name).equals(b.arrow(name)), name
+        assert a.arrow(name).num_rows or name == "findings"
+
+
+def test_ingest_audit_quiet_prints_nothing_and_a_bad_job_count_writes_nothing(tmp_path, sample_path, capsys):
+    out = tmp_path / "ds"
+    assert main(["ingest", "--audit", "-q", "-f", "botzone", str(sample_path), "-o", str(out)]) == 0
+    assert capsys.readouterr().out == ""
+    assert open_dataset_tables(out) >= {"audited_hands", "findings", "hands"}
+    assert main(["ingest", "--audit", "-j", "0", str(sample_path), "-o", str(tmp_path / "new")]) == 2
+    assert "--jobs must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()
+
+
+def open_dataset_tables(path) -> set[str]:
+    from mjstats.store import open_dataset
+
+    return set(open_dataset(path).tables)

@@ -38,10 +38,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", "-o", required=True, type=dataset_location, metavar="DATASET|URL")
     p.add_argument(
-        "--jobs", "-j", type=int, default=os.cpu_count() or 1,
-        help="processes parsing large inputs (default: CPU count); the dataset is the same for any N",
+        "--jobs", "-j", type=int, default=None,
+        help="processes parsing large inputs (default: CPU count), and auditing them with --audit "
+        "(default there: the audit's own, at most one per 5,000 hands); the dataset is the same "
+        "for any N",
     )
     p.add_argument("--strict", action="store_true", help="exit 2 if any record is rejected")
+    p.add_argument(
+        "--audit", action="store_true",
+        help="then audit the dataset, as `mjstats audit DATASET` does with each hand's own profile, "
+        "in this process (one start-up instead of two)",
+    )
     add_wait_option(p)
     limits = p.add_argument_group("input limits (docs/input-limits.md)")
     limits.add_argument(
@@ -128,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise MjstatsError(f"--jobs must be at least 1, not {args.jobs}")
     inputs, skipped, problems = choose_inputs(list_inputs(args.files), args.format)
     for line in skipped:
@@ -149,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
             max_ratio=args.max_gzip_ratio,
         ):
             summary = ingest_sources(
-                inputs, args.out, jobs=args.jobs, progress=progress,
+                inputs, args.out, jobs=args.jobs or os.cpu_count() or 1, progress=progress,
                 wait=args.wait, on_wait=waiting_notice("ingest"),
             )
     finally:  # an OSError mid-run (a source gone, a full disk) is one line from mjstats.cli.main
@@ -174,6 +181,26 @@ def run(args: argparse.Namespace) -> int:
             f"(wins {summary.wins:,}, exhaustive draws {summary.draws:,})   "
             f"events {summary.events:,}   rejects {summary.rejects:,}"
         )
+    if args.audit:
+        _audit(args)
     for line in problems:
         print(f"mjstats ingest: error: {line}", file=sys.stderr)
     return 2 if problems or (args.strict and summary.rejects) else 0
+
+
+def _audit(args: argparse.Namespace) -> None:
+    """``--audit``: the dataset's audit, once the ingest's version is live. It takes the writer
+    lock anew: should another writer commit in between, the audit covers that version, as a
+    separate ``mjstats audit`` would."""
+    from mjstats.audit import audit_dataset
+
+    progress = None if args.quiet else ProgressLine("audit", "hands")
+    try:
+        summary = audit_dataset(
+            args.out, jobs=args.jobs, progress=progress, wait=args.wait, on_wait=waiting_notice("audit")
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    if not args.quiet:
+        print("\n".join(summary.lines()))

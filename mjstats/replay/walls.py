@@ -2,7 +2,7 @@
 
 Compiled in the compiled build (docs/compiled.md): the replayer asks the wall at every draw, and a
 wall written in Python cost a Python call there (the Botzone per-seat walls: ~92,000 calls per
-2,000 hands). Rulesets with richer walls (Fuzhou's tail and gold) subclass :class:`Wall` from
+2,000 hands). Rulesets with richer walls (a tail, a gold) subclass :class:`Wall` from
 Python; ``mjstats.replay.profile`` re-exports it.
 """
 
@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 __all__ = ["PerSeatWalls", "SharedWall", "Wall"]
 
 
-# rulesets subclass it from interpreted modules (Fuzhou's wall); mypyc's native classes do not
+# rulesets subclass it from interpreted modules (a wall with a tail); mypyc's native classes do not
 # refuse instantiating an abstract class as ABCMeta does in the pure build, so only subclasses
 # that implement every method are made
 @mypyc_attr(allow_interpreted_subclasses=True)

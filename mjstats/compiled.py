@@ -16,12 +16,14 @@ from mjstats.rulesets import rulesets
 
 __all__ = ["CORE_MODULES", "compiled_modules", "compiled_status", "describe_build"]
 
-# the replay path: the replayer and the table state it updates per event, and the read-back of
-# the hands it replays with the records' slot setters it builds them by (docs/compiled.md)
+# the replay path: the replayer, the table state it updates per event and the walls it counts
+# draws against, and the read-back of the hands it replays with the records' slot setters it
+# builds them by (docs/compiled.md)
 CORE_MODULES: tuple[str, ...] = (
     "mjstats.slot_setters",
     "mjstats.store.rebuild",
     "mjstats.replay.findings",
+    "mjstats.replay.walls",
     "mjstats.replay.state",
     "mjstats.replay.replayer",
     "mjstats.decision.judge",

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from mjstats.records import Hand
 from mjstats.replay.findings import Finding
+from mjstats.replay.walls import SharedWall, Wall
 from mjstats.rules.claims import CLAIM_RANK
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "Meld",
     "ReplayProfile",
     "SequenceCheck",
+    "SharedWall",
     "Wall",
     "WinContext",
 ]
@@ -101,45 +103,6 @@ class ComputedWin:
     total: int
     meets_minimum: bool
     payments: tuple[int, ...]
-
-
-class Wall(ABC):
-    """The live wall(s) of one hand as far as the record tells: draws each seat has left."""
-
-    @abstractmethod
-    def draw(self, seat: int, replacement: bool) -> bool:
-        """Count one draw by ``seat``; False when its wall was already empty."""
-
-    @abstractmethod
-    def remaining(self, seat: int) -> int:
-        """Tiles ``seat`` can still draw."""
-
-    @abstractmethod
-    def describe(self) -> str:
-        """A short text for --explain."""
-
-
-class SharedWall(Wall):
-    """One wall all seats draw from (replacements included), counted only: ``size`` tiles left.
-
-    Platforms whose records give no wall order (2017 human play, PMN boards) need no more."""
-
-    __slots__ = ("_left",)
-
-    def __init__(self, size: int) -> None:
-        self._left = size
-
-    def draw(self, seat: int, replacement: bool) -> bool:
-        if self._left <= 0:
-            return False
-        self._left -= 1
-        return True
-
-    def remaining(self, seat: int) -> int:
-        return self._left
-
-    def describe(self) -> str:
-        return f"wall left {self._left}"
 
 
 class ReplayProfile(ABC):

@@ -54,6 +54,9 @@ _IGNORED: Final = EventKind.IGNORED
 _HU: Final = EventKind.HU
 _HUANG: Final = EventKind.HUANG
 _ROB_KONG: Final = WinKind.ROB_KONG
+# a claim's kind as text (``EventKind.value`` is a Python property of the Enum class: two
+# interpreted calls a claim)
+_CLAIM_NAMES: Final[dict[EventKind, str]] = {k: k.value for k in (_CHI, _PENG, _GANG)}
 # (ruleset, platform profile) -> replay profile; each ruleset's replay part registers its own
 # platforms here (register_profile) when it is first imported (load_replay_profiles)
 _PROFILES: dict[tuple[str, str], ReplayProfile] = {}
@@ -172,6 +175,9 @@ class HandReplay:
         self.last_claim: tuple[str, int] | None = None  # (kind, seat) of the claim IGNORED follows
         self.claim_from = 0  # the discarder (or konger) of that claim
         self.full = profile.hand_size  # tiles held (kongs as 3) by the seat to act (the profile says)
+        # tile codes a hand may hold, read at every draw: a native int here, an attribute of the
+        # (interpreted) profile there
+        self.num_kinds: int = profile.num_kinds
         self.handlers: dict[EventKind, Callable[[Event], None]] = {
             _DEAL: self.on_deal,
             _DRAW: self.on_draw,
@@ -210,12 +216,14 @@ class HandReplay:
         stopped = False
         state = self.state
         handlers, turns = self.handlers, self.turns
-        routine = (_DISCARD_PHASE, _CLAIM_PHASE)  # the phases of nearly every event: no extra work
         try:
             for event in self.hand.events:
                 self.seq = event.seq
                 kind = event.kind
-                if state.phase not in routine:
+                # the phases of nearly every event need no extra work (two identity tests: ``in``
+                # a tuple compared the other phase by ``==``, a generic call, ~230 instructions)
+                phase = state.phase
+                if phase is not _DISCARD_PHASE and phase is not _CLAIM_PHASE:
                     self.before_event(event)
                 if kind is not _IGNORED:
                     self.last_claim = None
@@ -273,7 +281,7 @@ class HandReplay:
             self.stop("the hand had already ended")
         if state.phase is _DEAL_PHASE and event.kind is not _DEAL:
             self.end_deal()
-        if state.phase in (_KONG_PHASE, _ROBBABLE_PHASE):
+        if state.phase is _KONG_PHASE or state.phase is _ROBBABLE_PHASE:
             self.expect_replacement(event)
 
     def joins_win(self, event: Event) -> bool:
@@ -327,7 +335,7 @@ class HandReplay:
     def enter_play(self, seat: int, tile: int) -> bool:
         """A tile leaves the wall into ``seat``'s hand: no flowers here, no fifth copy."""
         state = self.state
-        if tile >= self.profile.num_kinds:
+        if tile >= self.num_kinds:
             self.report(
                 "tile.not_allowed",
                 f"seat {seat} got {_t(tile)}, which the {self.profile.name} set does not contain",
@@ -387,12 +395,15 @@ class HandReplay:
         want = self.profile.deal_size(self.hand, seat)
         if len(ev.tiles) != want:
             self.report("deal.size", f"seat {seat} is dealt {len(ev.tiles)} tiles", want, len(ev.tiles))
-        seen, kinds, player = state.seen, self.profile.num_kinds, state.seats[seat]
+        seen, kinds, player = state.seen, self.num_kinds, state.seats[seat]
+        concealed = player.concealed
         for dealt in ev.tiles:
             tile: int = dealt  # a plain int: native list indexing in the compiled build
             if tile < kinds and seen[tile] < 4:  # enter_play, nothing to report
-                seen[tile] += 1
-                player.concealed[tile] += 1
+                # ``x[i] = x[i] + 1``, not ``x[i] += 1``: mypyc adds the item as a native int,
+                # where ``+=`` on an item is a generic PyNumber_InPlaceAdd (~100 instructions)
+                seen[tile] = seen[tile] + 1
+                concealed[tile] = concealed[tile] + 1
                 player.held += 1
             else:
                 self.enter_play(seat, tile)
@@ -400,8 +411,9 @@ class HandReplay:
             self.end_deal()
 
     def on_draw(self, ev: Event) -> None:
-        state, seat = self.state, ev.seat
-        if seat is None or ev.tile is None:
+        # each field read once: an Event field is a generic attribute look-up in the compiled build
+        state, seat, drawn = self.state, ev.seat, ev.tile
+        if seat is None or drawn is None:
             self.stop("a draw without a seat or tile")
         phase = state.phase
         actor = state.actor
@@ -421,7 +433,8 @@ class HandReplay:
             )
         elif seat != expected:
             self.report("turn.order", f"seat {seat} draws out of turn", f"seat {expected}", f"seat {seat}")
-        replacement = phase in (_KONG_PHASE, _ROBBABLE_PHASE) and seat == actor
+        # identity tests, not ``in`` a tuple (which compares a phase it is not by ``==``)
+        replacement = (phase is _KONG_PHASE or phase is _ROBBABLE_PHASE) and seat == actor
         if not state.wall.draw(seat, replacement):
             self.report(
                 "wall.overdrawn",
@@ -431,16 +444,17 @@ class HandReplay:
             )
         player = state.seats[seat]
         player.draws += 1
-        tile: int = ev.tile  # a plain int: native list indexing in the compiled build
-        if tile < self.profile.num_kinds and state.seen[tile] < 4:  # enter_play, nothing to report
-            state.seen[tile] += 1
-            player.concealed[tile] += 1
+        tile: int = drawn  # a plain int: native list indexing in the compiled build
+        seen, concealed = state.seen, player.concealed
+        if tile < self.num_kinds and seen[tile] < 4:  # enter_play, nothing to report
+            seen[tile] = seen[tile] + 1  # not ``+=``: a native add in the compiled build (on_deal)
+            concealed[tile] = concealed[tile] + 1
             player.held += 1
         else:
             self.enter_play(seat, tile)
         state.phase = _DISCARD_PHASE
         state.actor = seat
-        state.drawn = ev.tile
+        state.drawn = drawn
         state.after_kong = replacement
 
     def check_own_turn(self, seat: int, what: str) -> None:
@@ -479,13 +493,15 @@ class HandReplay:
         if player.held + 3 * len(player.melds) != self.full:
             self.check_size(seat, self.full, "discards")
         held = player.concealed
-        if held[code]:
-            held[code] -= 1
+        have = held[code]
+        if have:
+            held[code] = have - 1  # not ``-=``: a native subtraction in the compiled build (on_deal)
             player.held -= 1
         else:
             self.take(seat, code, 1, "tile.not_held", "discards")
         player.river.append((tile, False))
-        state.visible[code] += 1
+        visible = state.visible
+        visible[code] = visible[code] + 1
         state.phase = _CLAIM_PHASE
         state.actor = seat
         state.last_tile = tile
@@ -493,7 +509,7 @@ class HandReplay:
 
     def on_claim(self, ev: Event) -> None:
         state, seat = self.state, ev.seat
-        kind = ev.kind.value
+        kind = _CLAIM_NAMES[ev.kind]
         if seat is None or ev.tile is None:
             self.stop(f"a {kind} without a seat or tile")
         if state.phase is not _CLAIM_PHASE:

@@ -8,6 +8,7 @@ audit reads back every hand it replays, about a hundred events each.
 
 from __future__ import annotations
 
+from itertools import repeat, starmap
 from typing import Any
 
 from mjstats.records import (
@@ -56,6 +57,10 @@ _PROVENANCE = record_setters(Provenance)
 NO_TILE = len(ALL_KINDS)
 TILE_CODES: tuple[Any, ...] = (*ALL_KINDS, None)
 
+# events' rows held at once before they are made events (a part's slice holds millions of events:
+# its rows are not all kept beside them)
+_EVENT_CHUNK = 4096
+
 
 def events_from_columns(
     seq: list[Any],
@@ -91,20 +96,30 @@ def events_from_columns(
         for j in range(dealt_offsets[k], dealt_offsets[k + 1]):
             held.append(ALL_KINDS[dealt[j]])  # codes checked by the read-back (schema._tile_codes)
         row_tiles[dealt_rows[k]] = tuple(held)
-    new = tuple.__new__
     out: list[Event] = []
-    for i in range(n):
-        out.append(
-            new(
-                Event,
+    rows: list[tuple[Any, ...]] = []
+    for start in range(0, n, _EVENT_CHUNK):
+        rows.clear()
+        for i in range(start, min(n, start + _EVENT_CHUNK)):
+            rows.append(
                 (
                     seq[i], kinds[kind_codes[i]], seat[i], tiles[tile_codes[i]], row_tiles[i],
                     from_seat[i], tiles[claimed_codes[i]], tail[i], claims[claim_codes[i]],
                     wins[win_codes[i]], line[i],
-                ),
-            )
-        )  # fmt: skip
+                )
+            )  # fmt: skip
+        out.extend(_as_events(rows))
     return out
+
+
+def _as_events(rows: list[tuple[Any, ...]]) -> list[Event]:
+    """Each row made an :class:`Event` by ``tuple.__new__`` (what the named tuple's own
+    ``__new__`` ends in, without its Python frame). Called through ``starmap`` over ``zip``: the
+    (Event, row) pair is zip's result tuple, reused from row to row, and starmap passes it as the
+    call's argument tuple, where a direct call builds one each time (callgrind: ~200 of ~1,000
+    instructions an event less)."""
+    new: Any = tuple.__new__
+    return list(starmap(new, zip(repeat(Event), rows)))  # noqa: RUF058 (map makes a tuple a call)
 
 
 def hands_from_columns(

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from mjstats.records import Hand
 from mjstats.replay.profile import ComputedFan, ComputedWin, ReplayProfile, Wall, WinContext
 from mjstats.replay.replayer import register_profile
+from mjstats.replay.walls import PerSeatWalls  # compiled in the compiled build (a call a draw)
 from mjstats.rulesets.guobiao.calculator import calculate_fans, meets_minimum
 from mjstats.rulesets.guobiao.fan_names import BOTZONE_FAN_NAMES
 from mjstats.rulesets.guobiao.scoring import guobiao_payments
@@ -22,29 +24,6 @@ __all__ = ["BOTZONE", "BotzoneProfile", "PerSeatWalls", "guobiao_win"]
 
 WALL_PER_SEAT = 34
 DEALT = 13
-
-
-
-class PerSeatWalls(Wall):
-    """Four walls, one per seat, each with ``size - dealt`` tiles to draw."""
-
-    __slots__ = ("_left",)
-
-    def __init__(self, draws_per_seat: int) -> None:
-        self._left = [draws_per_seat] * 4
-
-    def draw(self, seat: int, replacement: bool) -> bool:
-        if self._left[seat] <= 0:
-            return False
-        self._left[seat] -= 1
-        return True
-
-    def remaining(self, seat: int) -> int:
-        return self._left[seat]
-
-    def describe(self) -> str:
-        return "walls left " + " ".join(f"{s}:{n}" for s, n in enumerate(self._left))
-
 
 # each fan the calculator gives, as the record the replay keeps: one immutable object per
 # (name, count, points), shared by every win it occurs in (building one is most of a fan's cost)
@@ -104,11 +83,18 @@ class BotzoneProfile(ReplayProfile):
 
     @property
     def replay_class(self) -> Any:  # type: ignore[override]
-        """The replay with the wall, canHu and penalty checks (imported here: it imports the
-        neutral replayer, which imports this module)."""
-        from mjstats.rulesets.guobiao.replay_botzone_json import BotzoneReplay
+        """The replay with the wall, canHu and penalty checks (imported at the first call: it
+        imports the neutral replayer, which imports this module; asked once a hand, so kept)."""
+        return _botzone_replay()
 
-        return BotzoneReplay
+
+@cache
+def _botzone_replay() -> Any:
+    """``replay_botzone_json.BotzoneReplay``, imported once (an import statement run once a hand
+    cost more than the lookup of a cached result)."""
+    from mjstats.rulesets.guobiao.replay_botzone_json import BotzoneReplay
+
+    return BotzoneReplay
 
 
 BOTZONE = BotzoneProfile()

@@ -40,6 +40,7 @@ from mjstats.store.arrow_columns import (
     repeated_string,
     repeated_strings,
     strings,
+    strings_at,
 )
 from mjstats.store.batches import HandInfo, ParsedBatch, RawRecord, hand_info
 from mjstats.store.schema import SCHEMAS, UNDATED, HandColumns
@@ -88,8 +89,9 @@ def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
         total = totals[0]
     if len(words) == 2:
         return total, []
-    items = list(map(_FAN_ITEMS.get, words[2].split("+")))
-    if None in items:
+    try:
+        items = list(map(_FAN_ITEMS.__getitem__, words[2].split("+")))
+    except KeyError:  # an item not seen yet: checked by the reference's parse_fans
         try:
             _, entries = parse_fans(words, 0)
         except BadLine:
@@ -97,7 +99,7 @@ def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
         items = [(e.name, e.count) for e in entries]
         if len(_FAN_ITEMS) < _CACHE_SIZE:
             _FAN_ITEMS.update(zip(words[2].split("+"), items, strict=True))
-    return total, items  # type: ignore[return-value]
+    return total, items
 
 
 # --- event templates: (kind, seat, tile, claim, win); an event is its template's number ----------
@@ -156,8 +158,12 @@ _NP_PROPS = np.array(
 # the events' strings by template number (``take``: C gathers; pyarrow.compute's import, ~0.1 s,
 # costs less than numpy gathers of variable-length strings from ~20,000 hands on)
 _PA_KIND = strings([k.value for k in _T_KIND])
-_PA_CLAIM = strings([t[3] for t in _TEMPLATES])
-_PA_WIN = strings([t[4] for t in _TEMPLATES])
+# the claim (IGNORED events) and win kind (a robbed kong) by template, None for most: those
+# columns are built from their few values (``strings_at``), not taken row by row
+_CLAIM_OF = [None if t[3] is None else t[3].encode() for t in _TEMPLATES]
+_WIN_OF = [None if t[4] is None else t[4].encode() for t in _TEMPLATES]
+_NP_HAS_CLAIM = np.array([c is not None for c in _CLAIM_OF])
+_NP_HAS_WIN = np.array([w is not None for w in _WIN_OF])
 _LINE_CODE = {line.encode(): code for line, code in _LINE_TEXT.items()}  # the same, by line bytes
 _PLAYERS, _DEAL_WORDS = [b"Player"] * 4, [b"Deal"] * 4
 _info = functools.partial(tuple.__new__, HandInfo)
@@ -409,8 +415,8 @@ class _Lane:
             _nullable(from_seat),
             _nullable(claimed),
             booleans(np.zeros(n, np.bool_)),
-            _PA_CLAIM.take(taken),
-            _PA_WIN.take(taken),
+            _sparse(codes, _NP_HAS_CLAIM, _CLAIM_OF),
+            _sparse(codes, _NP_HAS_WIN, _WIN_OF),
             numbers(lines, pa.int64()),
         ]
         return pa.Table.from_arrays(columns, schema=SCHEMAS["events"])
@@ -423,6 +429,12 @@ def _table(name: str, columns: dict[str, pa.Array], n: int) -> pa.Table:
     return pa.Table.from_arrays(
         [columns[f.name] if f.name in columns else pa.nulls(n, f.type) for f in schema], schema=schema
     )
+
+
+def _sparse(codes: np.ndarray, has: np.ndarray, texts: list[bytes | None]) -> pa.Array:
+    """The events' strings of a mostly-null column: ``texts`` by template, where ``has``."""
+    at = np.flatnonzero(has[codes])
+    return strings_at(len(codes), at, [texts[c] for c in codes[at].tolist()])  # type: ignore[misc]
 
 
 def _nullable(values: np.ndarray) -> pa.Array:

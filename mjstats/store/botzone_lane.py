@@ -15,6 +15,7 @@ numbers are exactly the reference's; ``tests/test_botzone_lane.py`` compares bot
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,18 @@ _NO_NAMES = ("", "", "", "")  # Hand.players when the record names nobody
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
 _TILE_OF = {t.botzone: int(t) for t in ALL_KINDS}  # by code text (Hu lines, Ignore clauses)
-_TILE = {code.encode(): tile for code, tile in _TILE_OF.items()}  # by code bytes (the deals)
+# a deal line as the lane reads it: "Player k Deal" and 13 tile codes, one space apart (other
+# spacing: the reference reads the record), matched by one regular expression; its tiles are then
+# at fixed places (a code's letter at 14 + 3i, its digit next), decoded per batch (``_NP_DEALT_TILE``)
+_DEAL_LEN = len("Player 0 Deal") + 13 * len(" W1")
+_CODE_CLASSES = "|".join(
+    f"{letter}[{''.join(sorted(c[1] for c in _TILE_OF if c[0] == letter))}]"
+    for letter in sorted({c[0] for c in _TILE_OF})
+)
+_DEAL_LINE = re.compile(f"Player [0-3] Deal(?: (?:{_CODE_CLASSES})){{13}}".encode("ascii"))
+_NP_DEALT_TILE = np.full((256, 256), -1, np.int8)  # a tile code's (letter, digit) bytes -> tile
+for _code, _tile in _TILE_OF.items():
+    _NP_DEALT_TILE[ord(_code[0]), ord(_code[1])] = _tile
 _WINDS = {f"Wind {w}".encode(): w for w in range(4)}
 
 # Words and fan items already checked by the reference (real records repeat a few hundred);
@@ -165,9 +177,12 @@ _WIN_OF = [None if t[4] is None else t[4].encode() for t in _TEMPLATES]
 _NP_HAS_CLAIM = np.array([c is not None for c in _CLAIM_OF])
 _NP_HAS_WIN = np.array([w is not None for w in _WIN_OF])
 _LINE_CODE = {line.encode(): code for line, code in _LINE_TEXT.items()}  # the same, by line bytes
-_PLAYERS, _DEAL_WORDS = [b"Player"] * 4, [b"Deal"] * 4
 _info = functools.partial(tuple.__new__, HandInfo)
-_DEAL_OF = {str(s).encode(): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat
+_DEAL_OF = {ord(str(s)): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat byte
+# HU and IGNORED templates by (seat, tile, win kind or claim): keys without the EventKind, whose
+# hash is a Python-level method (an Enum's), four times the cost of the lookup itself
+_HU_OF = {(k[1], k[2], k[4]): code for k, code in _INDEX.items() if k[0] is EventKind.HU}
+_IGNORED_OF = {(k[1], k[2], k[3]): code for k, code in _INDEX.items() if k[0] is EventKind.IGNORED}
 _DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
 _ROB_KONG = WinKind.ROB_KONG.value
 _OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
@@ -181,7 +196,7 @@ class _Lane:
         # a template number per event; no line numbers: an event's line is its hand's line + 2
         # + its seq, less the IGNORED events up to it (they share their claim's line)
         self.codes: list[int] = []
-        self.deal_tiles: list[int] = []  # the DEAL events' tiles, in order
+        self.deal_lines: list[bytes] = []  # the DEAL events' lines (``_DEAL_LINE``), in order
         self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
         self.hu_from: list[int] = []
         # a row per hand (match_id, prevalent_wind, won, n_events, line) and per win (the wins
@@ -216,16 +231,12 @@ class _Lane:
         if len(head) != 2 or wind is None:
             return None
         match_id = head[1]
-        # the four deals come first (reference: any action needs all four), each "Player k Deal"
-        # and 13 tiles, one space apart (other spacing: the reference reads the record)
-        words = b" ".join(body[2:6]).split(b" ")
-        if len(words) != 64 or words[0::16] != _PLAYERS or words[2::16] != _DEAL_WORDS:
+        # the four deals come first (reference: any action needs all four); their tiles are
+        # decoded with the batch's (``_events_table``)
+        deals = body[2:6]
+        if not all(map(_DEAL_LINE.fullmatch, deals)):
             return None
-        try:  # a KeyError, not a None to look for: ``None in list`` compares every item
-            codes = list(map(_DEAL_OF.__getitem__, words[1::16]))
-            tiles = list(map(_TILE.__getitem__, words[3:16] + words[19:32] + words[35:48] + words[51:]))
-        except KeyError:
-            return None
+        codes = [_DEAL_OF[line[7]] for line in deals]  # by the seat's byte
         if len(score_words) != 5 or score_words[0] != "Score":
             return None
         try:
@@ -276,7 +287,7 @@ class _Lane:
         else:
             codes.append(_HUANG)
         self.codes += codes
-        self.deal_tiles += tiles
+        self.deal_lines += deals
         self.hands.append((match_id, wind, won, len(codes), start))
         self.scores += scores
         if won:
@@ -401,7 +412,9 @@ class _Lane:
         claimed[chows] = tile[latest[chows]]
         offsets = np.zeros(n + 1, np.int32)
         np.cumsum(props[_DEALT], out=offsets[1:])
-        dealt_tiles = np.fromiter(self.deal_tiles, np.int8, len(self.deal_tiles))
+        # each deal line's 13 codes, at fixed places: letters and digits as two byte columns
+        deal_bytes = np.frombuffer(b"".join(self.deal_lines), np.uint8).reshape(-1, _DEAL_LEN)
+        dealt_tiles = _NP_DEALT_TILE[deal_bytes[:, 14::3], deal_bytes[:, 15::3]].ravel()
         dealt = pa.ListArray.from_arrays(numbers(offsets, pa.int32()), numbers(dealt_tiles, pa.int8()))
         taken = numbers(codes, pa.int64())
         columns = [
@@ -497,7 +510,7 @@ def _ignored(words: list[str]) -> list[int] | None:
             return None
         if seat is None or tile is None:
             return None
-        out.append(_INDEX[EventKind.IGNORED, seat, tile, claim, None])
+        out.append(_IGNORED_OF[seat, tile, claim])
     return out
 
 
@@ -528,7 +541,7 @@ def _hu(
             if _T_KIND[code] is _DISCARD:
                 from_seat = _T_SEAT[code]
                 break
-    hu = _INDEX[EventKind.HU, seat, tile, None, win_kind]
+    hu = _HU_OF[seat, tile, win_kind]
     return [hu, *ignored], from_seat, seat, tile, self_drawn, win_kind
 
 

@@ -14,6 +14,7 @@ from mjstats.store.arrow_columns import (
     repeated_strings,
     string_lists,
     strings,
+    strings_at,
 )
 
 _text = st.text(max_size=12)  # any Unicode (non-ASCII widens the UTF-8 offsets)
@@ -31,6 +32,14 @@ def _same(got: pa.Array, expected: pa.Array) -> None:
 @given(st.lists(st.one_of(st.none(), _text), max_size=40))
 def test_strings_equal_pa_array(values: list[str | None]) -> None:
     _same(strings(values), pa.array(values, pa.string()))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.lists(st.one_of(st.none(), _text), max_size=40))
+def test_strings_at_equal_pa_array(values: list[str | None]) -> None:
+    at = np.array([i for i, v in enumerate(values) if v is not None], np.intp)
+    got = strings_at(len(values), at, [v.encode() for v in values if v is not None])
+    _same(got, pa.array(values, pa.string()))
 
 
 @settings(deadline=None)  # the first pa.array call imports pandas

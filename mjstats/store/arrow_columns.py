@@ -31,6 +31,7 @@ __all__ = [
     "string_lists",
     "string_scalar",
     "strings",
+    "strings_at",
     "table_from_columns",
     "valid_mask",
 ]
@@ -89,6 +90,22 @@ def strings(values: Sequence[str | None]) -> pa.Array:
         raise ValueError(f"{offsets[-1]:,} bytes of strings are more than one Arrow string column holds")
     bitmap, nulls = _validity(valid)
     buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(data)]
+    return pa.Array.from_buffers(pa.string(), n, buffers, null_count=nulls)
+
+
+def strings_at(n: int, at: np.ndarray, values: Sequence[bytes]) -> pa.Array:
+    """A string column of ``n`` rows, null but at the rows ``at`` (increasing), which hold
+    ``values`` (UTF-8): a mostly-null column built in the time of its few values, not its rows."""
+    lengths = np.zeros(n, np.int64)
+    lengths[at] = np.fromiter(map(len, values), np.int64, len(values))
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if offsets[-1] > _MAX_OFFSET:
+        raise ValueError(f"{offsets[-1]:,} bytes of strings are more than one Arrow string column holds")
+    valid = np.zeros(n, np.bool_)
+    valid[at] = True
+    bitmap, nulls = _validity(valid)
+    buffers = [bitmap, pa.py_buffer(offsets.astype(np.int32)), pa.py_buffer(b"".join(values))]
     return pa.Array.from_buffers(pa.string(), n, buffers, null_count=nulls)
 
 

@@ -9,6 +9,7 @@ back only these, so the parent process does no per-event work.
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -149,11 +150,7 @@ def parse_batches(
 
 
 def _chunks(items: Iterator[RawRecord], size: int) -> Iterator[list[RawRecord]]:
-    chunk: list[RawRecord] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
+    """The records in lists of ``size`` (the last one shorter; at least one record a list, as a
+    size below 1 always gave), each filled by a C-level slice."""
+    while chunk := list(itertools.islice(items, max(size, 1))):
         yield chunk

@@ -15,6 +15,7 @@ numbers are exactly the reference's; ``tests/test_botzone_lane.py`` compares bot
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ from mjstats.store.arrow_columns import (
     repeated_string,
     repeated_strings,
     strings,
+    strings_at,
 )
 from mjstats.store.batches import HandInfo, ParsedBatch, RawRecord, hand_info
 from mjstats.store.schema import SCHEMAS, UNDATED, HandColumns
@@ -51,8 +53,20 @@ _KEY = (RECORDS_RULESET, UNDATED)  # the partition of every Botzone text hand (n
 _NO_NAMES = ("", "", "", "")  # Hand.players when the record names nobody
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
-_TILE = {t.botzone: int(t) for t in ALL_KINDS}
-_WINDS = {f"Wind {w}": w for w in range(4)}
+_TILE_OF = {t.botzone: int(t) for t in ALL_KINDS}  # by code text (Hu lines, Ignore clauses)
+# a deal line as the lane reads it: "Player k Deal" and 13 tile codes, one space apart (other
+# spacing: the reference reads the record), matched by one regular expression; its tiles are then
+# at fixed places (a code's letter at 14 + 3i, its digit next), decoded per batch (``_NP_DEALT_TILE``)
+_DEAL_LEN = len("Player 0 Deal") + 13 * len(" W1")
+_CODE_CLASSES = "|".join(
+    f"{letter}[{''.join(sorted(c[1] for c in _TILE_OF if c[0] == letter))}]"
+    for letter in sorted({c[0] for c in _TILE_OF})
+)
+_DEAL_LINE = re.compile(f"Player [0-3] Deal(?: (?:{_CODE_CLASSES})){{13}}".encode("ascii"))
+_NP_DEALT_TILE = np.full((256, 256), -1, np.int8)  # a tile code's (letter, digit) bytes -> tile
+for _code, _tile in _TILE_OF.items():
+    _NP_DEALT_TILE[ord(_code[0]), ord(_code[1])] = _tile
+_WINDS = {f"Wind {w}".encode(): w for w in range(4)}
 
 # Words and fan items already checked by the reference (real records repeat a few hundred);
 # bounded so that hostile input cannot grow them
@@ -87,8 +101,9 @@ def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
         total = totals[0]
     if len(words) == 2:
         return total, []
-    items = list(map(_FAN_ITEMS.get, words[2].split("+")))
-    if None in items:
+    try:
+        items = list(map(_FAN_ITEMS.__getitem__, words[2].split("+")))
+    except KeyError:  # an item not seen yet: checked by the reference's parse_fans
         try:
             _, entries = parse_fans(words, 0)
         except BadLine:
@@ -96,7 +111,7 @@ def _fans(words: list[str]) -> tuple[int, list[tuple[str, int]]] | None:
         items = [(e.name, e.count) for e in entries]
         if len(_FAN_ITEMS) < _CACHE_SIZE:
             _FAN_ITEMS.update(zip(words[2].split("+"), items, strict=True))
-    return total, items  # type: ignore[return-value]
+    return total, items
 
 
 # --- event templates: (kind, seat, tile, claim, win); an event is its template's number ----------
@@ -108,7 +123,7 @@ _VERBS = {
 _CLAIM_VERBS = ("Chi", "Peng", "Gang")  # action lines that may carry Ignore clauses mid-hand
 _TEMPLATES: list[tuple[EventKind, int | None, int | None, str | None, str | None]] = []
 _INDEX: dict[tuple[Any, ...], int] = {}
-_LINE_CODE: dict[str, int] = {}  # "Player 2 Play W5" -> its template
+_LINE_TEXT: dict[str, int] = {}  # "Player 2 Play W5" -> its template
 
 
 def _template(kind: EventKind, seat: int | None, tile: int | None, claim: str | None = None,
@@ -121,11 +136,11 @@ def _template(kind: EventKind, seat: int | None, tile: int | None, claim: str | 
 
 for _verb, _kind in _VERBS.items():
     for _seat in range(4):
-        for _code, _tile in _TILE.items():
-            _LINE_CODE[f"Player {_seat} {_verb} {_code}"] = _template(_kind, _seat, _tile)
+        for _code, _tile in _TILE_OF.items():
+            _LINE_TEXT[f"Player {_seat} {_verb} {_code}"] = _template(_kind, _seat, _tile)
 for _seat in range(4):
     _template(EventKind.DEAL, _seat, None)
-    for _tile in _TILE.values():
+    for _tile in _TILE_OF.values():
         _template(EventKind.HU, _seat, _tile)
         _template(EventKind.HU, _seat, _tile, win=WinKind.ROB_KONG.value)
         for _claim in sorted(CLAIM_KINDS):
@@ -136,21 +151,38 @@ _T_KIND = [t[0] for t in _TEMPLATES]
 _T_SEAT = [t[1] for t in _TEMPLATES]
 _T_TILE = [t[2] for t in _TEMPLATES]
 # numpy and Arrow lookups by template number (-1: null)
-_NP_SEAT = np.array([-1 if s is None else s for s in _T_SEAT], np.int8)
-_NP_TILE = np.array([-1 if t is None else t for t in _T_TILE], np.int8)
-_NP_PLAY = np.array([k is EventKind.DISCARD for k in _T_KIND])
-_NP_FROM = np.array([k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k in _T_KIND])
-_NP_CHI = np.array([k is EventKind.CHI for k in _T_KIND])
-_NP_IGNORED = np.array([k is EventKind.IGNORED for k in _T_KIND], np.int64)
-_NP_DEALT = np.array([13 if k is EventKind.DEAL else 0 for k in _T_KIND], np.int32)  # tiles
+# the templates' numbers for the events table, one row each (seat and tile -1 for null, flags
+# 0/1, the tiles a deal holds), taken for a batch's events in one gather (np.take along the rows:
+# one tight loop per row, where a fancy index per column cost a pass over the codes each)
+_SEAT, _TILE_NO, _PLAY, _FROM, _CHI, _IGNORED, _DEALT = range(7)
+_NP_PROPS = np.array(
+    [
+        [-1 if s is None else s for s in _T_SEAT],
+        [-1 if t is None else t for t in _T_TILE],
+        [k is EventKind.DISCARD for k in _T_KIND],
+        [k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k in _T_KIND],
+        [k is EventKind.CHI for k in _T_KIND],
+        [k is EventKind.IGNORED for k in _T_KIND],
+        [13 if k is EventKind.DEAL else 0 for k in _T_KIND],
+    ],
+    np.int8,
+)
 # the events' strings by template number (``take``: C gathers; pyarrow.compute's import, ~0.1 s,
 # costs less than numpy gathers of variable-length strings from ~20,000 hands on)
 _PA_KIND = strings([k.value for k in _T_KIND])
-_PA_CLAIM = strings([t[3] for t in _TEMPLATES])
-_PA_WIN = strings([t[4] for t in _TEMPLATES])
-_PLAYERS, _DEAL_WORDS = ["Player"] * 4, ["Deal"] * 4
+# the claim (IGNORED events) and win kind (a robbed kong) by template, None for most: those
+# columns are built from their few values (``strings_at``), not taken row by row
+_CLAIM_OF = [None if t[3] is None else t[3].encode() for t in _TEMPLATES]
+_WIN_OF = [None if t[4] is None else t[4].encode() for t in _TEMPLATES]
+_NP_HAS_CLAIM = np.array([c is not None for c in _CLAIM_OF])
+_NP_HAS_WIN = np.array([w is not None for w in _WIN_OF])
+_LINE_CODE = {line.encode(): code for line, code in _LINE_TEXT.items()}  # the same, by line bytes
 _info = functools.partial(tuple.__new__, HandInfo)
-_DEAL_OF = {str(s): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat word
+_DEAL_OF = {ord(str(s)): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat byte
+# HU and IGNORED templates by (seat, tile, win kind or claim): keys without the EventKind, whose
+# hash is a Python-level method (an Enum's), four times the cost of the lookup itself
+_HU_OF = {(k[1], k[2], k[4]): code for k, code in _INDEX.items() if k[0] is EventKind.HU}
+_IGNORED_OF = {(k[1], k[2], k[3]): code for k, code in _INDEX.items() if k[0] is EventKind.IGNORED}
 _DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
 _ROB_KONG = WinKind.ROB_KONG.value
 _OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
@@ -164,7 +196,7 @@ class _Lane:
         # a template number per event; no line numbers: an event's line is its hand's line + 2
         # + its seq, less the IGNORED events up to it (they share their claim's line)
         self.codes: list[int] = []
-        self.deal_tiles: list[int] = []  # the DEAL events' tiles, in order
+        self.deal_lines: list[bytes] = []  # the DEAL events' lines (``_DEAL_LINE``), in order
         self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
         self.hu_from: list[int] = []
         # a row per hand (match_id, prevalent_wind, won, n_events, line) and per win (the wins
@@ -176,44 +208,50 @@ class _Lane:
 
     def add(self, record: bytes, start: int) -> HandInfo | None:
         """Append one record's rows and say what the parent needs of it; None (nothing appended)
-        when the record is not of a shape this lane reads: the reference parser takes it."""
-        try:
-            text = record.decode("utf-8")
-        except UnicodeDecodeError:
+        when the record is not of a shape this lane reads: the reference parser takes it.
+
+        The record stays bytes: its action lines and deals are looked up as bytes (table keys are
+        ASCII, so a line that matches one is valid UTF-8 and reads as the reference reads its
+        text), and only the Match, Hu, Fan and Score lines and lines of other shapes are decoded,
+        each on its own (a record is valid UTF-8 exactly when each of its lines is). Decoding
+        whole records, whose Fan names are not ASCII, made two-byte strings of every line."""
+        if b"\r" in record:  # the reference strips a CR before each line end: let it
             return None
-        if "\r" in text:  # the reference strips a CR before each line end: let it
-            return None
-        body = text.split("\n")
+        body = record.split(b"\n")
         body.pop()  # every record ends in a newline
         n_lines = len(body)
-        if n_lines < 8 or not body[0].startswith("Match "):
+        if n_lines < 8 or not body[0].startswith(b"Match "):
             return None
-        head = body[0].split()
         wind = _WINDS.get(body[1])
+        try:
+            head = body[0].decode("utf-8").split()
+            score_words = body[-1].decode("utf-8").split()
+        except UnicodeDecodeError:
+            return None
         if len(head) != 2 or wind is None:
             return None
         match_id = head[1]
-        # the four deals come first (reference: any action needs all four), each "Player k Deal"
-        # and 13 tiles, one space apart (other spacing: the reference reads the record)
-        words = " ".join(body[2:6]).split(" ")
-        if len(words) != 64 or words[0::16] != _PLAYERS or words[2::16] != _DEAL_WORDS:
+        # the four deals come first (reference: any action needs all four); their tiles are
+        # decoded with the batch's (``_events_table``)
+        deals = body[2:6]
+        if not all(map(_DEAL_LINE.fullmatch, deals)):
             return None
-        codes = list(map(_DEAL_OF.get, words[1::16]))
-        tiles = list(map(_TILE.get, words[3:16] + words[19:32] + words[35:48] + words[51:]))
-        if None in tiles or None in codes:
-            return None
-        score_words = body[-1].split()
+        codes = [_DEAL_OF[line[7]] for line in deals]  # by the seat's byte
         if len(score_words) != 5 or score_words[0] != "Score":
             return None
-        scores = list(map(_SCORES.get, score_words[1:]))
-        if None in scores:
+        try:
+            scores = list(map(_SCORES.__getitem__, score_words[1:]))
+        except KeyError:
             scores = _checked_numbers(_SCORES, score_words[1:], "score", INT64_RANGE)  # type: ignore[assignment]
             if scores is None:
                 return None
-        if body[-2] == "Huang":
+        if body[-2] == b"Huang":
             middle_end, won = n_lines - 2, False
         else:
-            fan_words = body[-2].split()
+            try:
+                fan_words = body[-2].decode("utf-8").split()
+            except UnicodeDecodeError:
+                return None
             if n_lines < 9 or not fan_words or fan_words[0] != "Fan":
                 return None
             fan_line = _fans(fan_words)
@@ -222,9 +260,10 @@ class _Lane:
             fan_total, fans = fan_line
             middle_end, won = n_lines - 3, True
         middle = body[6:middle_end]
-        found = list(map(_LINE_CODE.get, middle))
-        if None in found:  # Ignore clauses (or lines of other shapes: the reference reads those)
-            expanded = _with_ignored(middle, found)
+        try:
+            found = list(map(_LINE_CODE.__getitem__, middle))
+        except KeyError:  # Ignore clauses (or lines of other shapes: the reference reads those)
+            expanded = _with_ignored(middle, list(map(_LINE_CODE.get, middle)))
             if expanded is None:
                 return None
             found, prev = expanded
@@ -233,7 +272,11 @@ class _Lane:
         codes += found
         first = len(self.codes)
         if won:
-            hu = _hu(body[-3], prev, codes)
+            try:
+                hu_text = body[-3].decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            hu = _hu(hu_text, prev, codes)
             if hu is None:
                 return None
             hu_codes, hu_from, winner, win_tile, self_drawn, win_kind = hu
@@ -244,7 +287,7 @@ class _Lane:
         else:
             codes.append(_HUANG)
         self.codes += codes
-        self.deal_tiles += tiles  # type: ignore[arg-type]  # None ruled out above
+        self.deal_lines += deals
         self.hands.append((match_id, wind, won, len(codes), start))
         self.scores += scores
         if won:
@@ -345,30 +388,33 @@ class _Lane:
     ) -> pa.Table:
         codes = np.fromiter(self.codes, np.intp, len(self.codes))
         n = len(codes)
-        owner = np.repeat(np.arange(len(starts)), counts)  # each event's hand
+        props = _NP_PROPS.take(codes, axis=1)
         where = np.arange(n)
-        seq = where - starts[owner]
+        first = np.repeat(starts, counts)  # each event's hand's first event
+        seq = where - first
         # an event's line: its hand's line + 2 + seq, less the IGNORED events up to it (they
         # share their claim's line)
-        ignored = np.cumsum(_NP_IGNORED[codes])
+        ignored = np.cumsum(props[_IGNORED])
         ignored_before = np.zeros(len(starts), np.int64)
         ignored_before[1:] = ignored[starts[1:] - 1]
-        lines = hand_lines[owner] + 2 + seq - (ignored - ignored_before[owner])
-        seat = _NP_SEAT[codes]
-        tile = _NP_TILE[codes]
+        lines = np.repeat(hand_lines + 2 + ignored_before, counts) + seq - ignored
+        seat = props[_SEAT]
+        tile = props[_TILE_NO]
         # reference: a claim's from_seat is the seat of the hand's latest discard, a chow's
         # claimed tile that discard (none before it: null)
-        latest = np.maximum.accumulate(np.where(_NP_PLAY[codes], where, -1))
-        claims = _NP_FROM[codes] & (latest >= starts[owner])
+        latest = np.maximum.accumulate(np.where(props[_PLAY].view(np.bool_), where, -1))
+        claims = props[_FROM].view(np.bool_) & (latest >= first)
         from_seat = np.full(n, -1, np.int8)
         from_seat[claims] = seat[latest[claims]]
         from_seat[np.array(self.hu_at, np.intp)] = np.array(self.hu_from, np.int8)
         claimed = np.full(n, -1, np.int8)
-        chows = claims & _NP_CHI[codes]
+        chows = claims & props[_CHI].view(np.bool_)
         claimed[chows] = tile[latest[chows]]
         offsets = np.zeros(n + 1, np.int32)
-        np.cumsum(_NP_DEALT[codes], out=offsets[1:])
-        dealt_tiles = np.fromiter(self.deal_tiles, np.int8, len(self.deal_tiles))
+        np.cumsum(props[_DEALT], out=offsets[1:])
+        # each deal line's 13 codes, at fixed places: letters and digits as two byte columns
+        deal_bytes = np.frombuffer(b"".join(self.deal_lines), np.uint8).reshape(-1, _DEAL_LEN)
+        dealt_tiles = _NP_DEALT_TILE[deal_bytes[:, 14::3], deal_bytes[:, 15::3]].ravel()
         dealt = pa.ListArray.from_arrays(numbers(offsets, pa.int32()), numbers(dealt_tiles, pa.int8()))
         taken = numbers(codes, pa.int64())
         columns = [
@@ -382,8 +428,8 @@ class _Lane:
             _nullable(from_seat),
             _nullable(claimed),
             booleans(np.zeros(n, np.bool_)),
-            _PA_CLAIM.take(taken),
-            _PA_WIN.take(taken),
+            _sparse(codes, _NP_HAS_CLAIM, _CLAIM_OF),
+            _sparse(codes, _NP_HAS_WIN, _WIN_OF),
             numbers(lines, pa.int64()),
         ]
         return pa.Table.from_arrays(columns, schema=SCHEMAS["events"])
@@ -396,6 +442,12 @@ def _table(name: str, columns: dict[str, pa.Array], n: int) -> pa.Table:
     return pa.Table.from_arrays(
         [columns[f.name] if f.name in columns else pa.nulls(n, f.type) for f in schema], schema=schema
     )
+
+
+def _sparse(codes: np.ndarray, has: np.ndarray, texts: list[bytes | None]) -> pa.Array:
+    """The events' strings of a mostly-null column: ``texts`` by template, where ``has``."""
+    at = np.flatnonzero(has[codes])
+    return strings_at(len(codes), at, [texts[c] for c in codes[at].tolist()])  # type: ignore[misc]
 
 
 def _nullable(values: np.ndarray) -> pa.Array:
@@ -413,10 +465,11 @@ def _empty_lists(n: int, item: pa.DataType) -> pa.Array:
     return pa.ListArray.from_arrays(numbers(np.zeros(n + 1), pa.int32()), pa.nulls(0, item))
 
 
-def _with_ignored(middle: list[str], found: list[int | None]) -> tuple[list[int], int] | None:
+def _with_ignored(middle: list[bytes], found: list[int | None]) -> tuple[list[int], int] | None:
     """The middle lines' events where some lines are not plain actions: claims with Ignore
     clauses become the claim and an IGNORED event per clause (reference ``_ignored_claims``);
-    any other line: None. Also gives the template of the last line's own event."""
+    any other line (or one not UTF-8): None. Also gives the template of the last line's own
+    event."""
     codes: list[int] = []
     done = 0
     prev = found[-1]
@@ -427,10 +480,13 @@ def _with_ignored(middle: list[str], found: list[int | None]) -> tuple[list[int]
             codes += found[done:]  # type: ignore[arg-type]
             return codes, prev  # type: ignore[return-value]
         codes += found[done:at]  # type: ignore[arg-type]
-        words = middle[at].split()
+        try:
+            words = middle[at].decode("utf-8").split()
+        except UnicodeDecodeError:
+            return None
         if len(words) < 9 or words[2] not in _CLAIM_VERBS:
             return None
-        code = _LINE_CODE.get(" ".join(words[:4]))
+        code = _LINE_TEXT.get(" ".join(words[:4]))
         ignored = _ignored(words[4:])
         if code is None or words[0] != "Player" or ignored is None:
             return None
@@ -449,12 +505,12 @@ def _ignored(words: list[str]) -> list[int] | None:
     for i in range(0, len(words), 5):
         ignore, player, seat_word, act, tile_code = words[i : i + 5]
         claim = act.lower()
-        seat, tile = _SEATS.get(seat_word), _TILE.get(tile_code)
+        seat, tile = _SEATS.get(seat_word), _TILE_OF.get(tile_code)
         if ignore.lower() != "ignore" or player != "Player" or claim not in CLAIM_KINDS:
             return None
         if seat is None or tile is None:
             return None
-        out.append(_INDEX[EventKind.IGNORED, seat, tile, claim, None])
+        out.append(_IGNORED_OF[seat, tile, claim])
     return out
 
 
@@ -466,7 +522,7 @@ def _hu(
     words = text.split()
     if len(words) < 4 or words[0] != "Player" or words[2] != "Hu":
         return None
-    seat, tile = _SEATS.get(words[1]), _TILE.get(words[3])
+    seat, tile = _SEATS.get(words[1]), _TILE_OF.get(words[3])
     ignored = _ignored(words[4:]) if len(words) > 4 else []
     if seat is None or tile is None or ignored is None:
         return None
@@ -485,7 +541,7 @@ def _hu(
             if _T_KIND[code] is _DISCARD:
                 from_seat = _T_SEAT[code]
                 break
-    hu = _INDEX[EventKind.HU, seat, tile, None, win_kind]
+    hu = _HU_OF[seat, tile, win_kind]
     return [hu, *ignored], from_seat, seat, tile, self_drawn, win_kind
 
 
@@ -496,16 +552,16 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
     batch = ParsedBatch()
     runs: list[_Lane | HandColumns] = []  # consecutive hands of each lane, in order
     others: dict[tuple[str, str], HandColumns] = {}  # hands of another partition (none expected)
+    hands = batch.hands
+    lane: _Lane | None = None  # the last run, while it is the lane's
     for start, record in items:
-        batch.records += 1
         if not isinstance(record, Cut):
-            lane = runs[-1] if runs and isinstance(runs[-1], _Lane) else None
             if lane is None:
                 lane = _Lane(source)
                 runs.append(lane)
             info = lane.add(record, start)
             if info is not None:
-                batch.hands.append(info)
+                hands.append(info)
                 continue
         parsed = parse_record(record, start, source)
         if isinstance(parsed, Reject):
@@ -515,10 +571,12 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
         if (info.ruleset, info.period) == _KEY:
             if not runs or not isinstance(runs[-1], HandColumns):
                 runs.append(HandColumns())
+            lane = None
             runs[-1].add_hand(parsed)
         else:
             others.setdefault((info.ruleset, info.period), HandColumns()).add_hand(parsed)
-        batch.hands.append(info)
+        hands.append(info)
+    batch.records = len(items)
     parts = [run.tables() if isinstance(run, _Lane) else run.take() for run in runs if _filled(run)]
     if parts:
         batch.tables[_KEY] = {

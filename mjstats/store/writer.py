@@ -135,7 +135,7 @@ class _PartitionWriter:
         self.parts = 0
         self.pending: dict[str, list[pa.Table]] = {name: [] for name in HAND_TABLES}
         self.n_hands = 0
-        self.matches: dict[str, list[Any]] = {f: [] for f in SCHEMAS["matches"].names}
+        self.matches: list[tuple[HandInfo, int]] = []  # (first hand, hand count), a row each
 
     def add(self, tables: dict[str, pa.Table]) -> None:
         for name, table in tables.items():
@@ -143,17 +143,12 @@ class _PartitionWriter:
         self.n_hands += tables["hands"].num_rows
 
     def add_match(self, info: HandInfo, n_hands: int) -> None:
-        m = self.matches
-        m["match_id"].append(info.match_id)
-        m["profile"].append(info.profile)
-        m["players"].append(list(info.players))
-        m["n_hands"].append(n_hands)
-        m["started_at"].append(info.started_at)
-        m["source"].append(info.source)
-        m["line"].append(info.line)
+        """A row of the matches table (its columns are built per part file, ``_matches_table``:
+        one append a match, where a match of one hand is the usual Botzone case)."""
+        self.matches.append((info, n_hands))
 
     def flush(self) -> None:
-        if self.n_hands == 0 and not self.matches["match_id"]:
+        if self.n_hands == 0 and not self.matches:
             return
         tables = {
             name: pa.concat_tables(parts) if parts else empty_table(SCHEMAS[name])
@@ -173,8 +168,7 @@ class _PartitionWriter:
         self.writes.submit(write)
         for parts in self.pending.values():
             parts.clear()
-        for values in self.matches.values():
-            values.clear()
+        self.matches = []
         self.n_hands = 0
         # the collector is paused while buffering; sweep once per part file. Everything made since
         # the last sweep is young: the young generations hold it, and leaving out the oldest (the
@@ -182,8 +176,18 @@ class _PartitionWriter:
         gc.collect(1)
 
 
-def _matches_table(columns: dict[str, list[Any]]) -> pa.Table:
+def _matches_table(matches: list[tuple[HandInfo, int]]) -> pa.Table:
     """The matches buffered for a part file as a table (built from buffers: ``arrow_columns``)."""
+    infos = [info for info, _ in matches]
+    columns: dict[str, list[Any]] = {
+        "match_id": [info.match_id for info in infos],
+        "profile": [info.profile for info in infos],
+        "players": [list(info.players) for info in infos],
+        "n_hands": [n_hands for _, n_hands in matches],
+        "started_at": [info.started_at for info in infos],
+        "source": [info.source for info in infos],
+        "line": [info.line for info in infos],
+    }
     return table_from_columns(columns, SCHEMAS["matches"])
 
 
@@ -375,6 +379,7 @@ def ingest_into(
                     rejects.add(reject)
                 counts["rejects"] += len(batch.rejects)
                 duplicates: set[tuple[str, int]] = set()
+                kept = events = wins = draws = 0  # added to the counts after the batch's hands
                 for info in batch.hands:
                     key_hash = hash((info.match_id, info.hand_no))
                     if key_hash in seen:
@@ -383,18 +388,20 @@ def ingest_into(
                         counts["rejects"] += 1
                         continue
                     seen.add(key_hash)
-                    if match and match[0].match_id != info.match_id:
-                        close_match()
-                    if match:
+                    if match and match[0].match_id == info.match_id:
                         match[1] += 1
                     else:
+                        close_match()  # the match before, if any
                         match.extend((info, 1))
-                    counts["hands"] += 1
-                    summary.hands += 1
-                    summary.events += info.n_events
-                    summary.wins += info.n_wins  # each win, as the statistics count them
-                    if info.is_draw:
-                        summary.draws += 1
+                    kept += 1
+                    events += info.n_events
+                    wins += info.n_wins  # each win, as the statistics count them
+                    draws += info.is_draw
+                counts["hands"] += kept
+                summary.hands += kept
+                summary.events += events
+                summary.wins += wins
+                summary.draws += draws
                 for part_key, tables in batch.tables.items():
                     if duplicates:
                         tables = _without(tables, duplicates)

@@ -164,8 +164,15 @@ def _suit_draws(suit: Counts, groups: int, base: int) -> tuple[tuple[int, int], 
 
 
 def _seven_pairs(counts: Counts) -> int:
-    # reference guobiao.md 七对 (four of a kind as two pairs), as GuobiaoShape counts it
-    return 6 - counts.count(2) - counts.count(3) - 2 * counts.count(4)
+    # reference guobiao.md 七对 (four of a kind as two pairs), as GuobiaoShape counts it. One pass
+    # of int tests: compiled, four tuple.count calls compared 136 boxed objects
+    pairs = 0
+    for n in counts:
+        if n == 2 or n == 3:
+            pairs += 1
+        elif n == 4:
+            pairs += 2
+    return 6 - pairs
 
 
 # --- the part tables: each part's best value per (pair, blocks) in one int -----------------------

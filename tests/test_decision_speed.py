@@ -6,15 +6,20 @@ only of hands that may wait) against tests/judge_oracle.py, on thousands of posi
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjstats.decision import hand_decisions
+from mjstats.decision.judge import Decision, DecisionColumns, _Judge
 from mjstats.decision.view import RulesetView, kinds_of, view_for
+from mjstats.formats.canonical import read_canonical
 from mjstats.records import Hand
+from mjstats.replay.replayer import HandReplay, profile_for
 from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
@@ -24,7 +29,7 @@ from mjstats.rulesets.guobiao.incremental import (
     guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
-from mjstats.rulesets.guobiao.waits import special_may_wait, waits
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits, waits_mask
 from mjstats.sim import SimConfig, simulate
 from tests.decision_oracle import oracle_discard_shanten, oracle_useful
 from tests.judge_oracle import oracle_decisions
@@ -144,6 +149,66 @@ def test_the_judge_equals_the_straightforward_one_on_botzone_records(sample_hand
         assert fast == oracle_decisions(hand, oracle), (hand.match_id, hand.hand_no)
         flagged += sum(1 for r in fast if r.flags)
     assert flagged  # the comparison covers flagged rows, not only plain ones
+
+
+@pytest.mark.parametrize("ruleset", ["guobiao", "fuzhou"])
+def test_the_judge_equals_the_straightforward_one_on_the_bundled_hands(ruleset):
+    """The bundled simulated records (data/sim), as ``mjstats decisions`` reads them: every row
+    equal to the oracle's, passes and claims among them (the opponents' hands kept from a
+    discard's waits to its answers; the legal win asked only where it makes a row, whose passed
+    wins the Botzone records' test above and tests/test_decisions.py cover)."""
+    oracle = _oracle_view(ruleset)
+    path = Path(__file__).resolve().parent.parent / "data" / "sim" / f"{ruleset}.jsonl.gz"
+    kinds: set[str] = set()
+    flags: set[str] = set()
+    for hand in itertools.islice(read_canonical(path), 40):
+        assert isinstance(hand, Hand)
+        fast = hand_decisions(hand)
+        assert fast == oracle_decisions(hand, oracle), (hand.match_id, hand.hand_no)
+        kinds.update(r.kind for r in fast)
+        flags.update(f for r in fast for f in r.flags.split(",") if f)
+    assert kinds == {"discard", "claim", "pass_claim"}  # the bots never pass a win
+    assert {"call_worse", "deal_in", "inefficient", "unsafe"} <= flags
+
+
+def _shape_win(replay, seat: int, tile: int, self_drawn: bool, discarder: int | None) -> bool:
+    """A legal win without the 8-fan minimum: the tile completes the seat's hand by shape."""
+    player = replay.state.seats[seat]
+    counts = list(player.concealed[:34])
+    if self_drawn:
+        if counts[tile] < 1:
+            return False
+        counts[tile] -= 1
+    return bool(waits_mask(tuple(counts), tuple(m.as_tuple() for m in player.melds)) >> tile & 1)
+
+
+def _judged_with(hand: Hand, view: RulesetView) -> list[Decision]:
+    """``hand_decisions`` under another view (the stage's own steps, the judge given ``view``)."""
+    chosen = profile_for(hand)
+    replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
+    judge = _Judge(hand, replay, view)
+    replay.run()
+    out = DecisionColumns()
+    judge.add_to(out)
+    return out.rows()
+
+
+def test_passed_wins_equal_the_straightforward_ones(sample_hands):
+    """Wins worth any fan (the minimum lifted, so that the records' hands pass many): the passed
+    wins and the claims over a win equal the oracle's, the legal win asked only where its answer
+    makes a row (no bundled record passes a win worth 8 fan)."""
+    fast = dataclasses.replace(view_for("guobiao"), legal_win=_shape_win)
+    oracle = dataclasses.replace(_oracle_view("guobiao"), legal_win=_shape_win)
+    path = Path(__file__).resolve().parent.parent / "data" / "sim" / "guobiao.jsonl.gz"
+    hands = [h for h in sample_hands if isinstance(h, Hand)]
+    hands += [h for h in itertools.islice(read_canonical(path), 40) if isinstance(h, Hand)]
+    passed = claimed = 0
+    for hand in hands:
+        rows = _judged_with(hand, fast)
+        assert rows == oracle_decisions(hand, oracle), (hand.match_id, hand.hand_no)
+        passed += sum(1 for r in rows if r.kind == "pass_win")
+        claimed += sum(1 for r in rows if r.kind == "claim" and "missed_win" in r.flags)
+    assert passed and claimed
 
 
 # --- waits asked only of hands that may wait ---------------------------------------------------

@@ -136,6 +136,18 @@ def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
     return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
 
 
+def _tiles_held(concealed: list[int]) -> int:
+    """The tiles of a seat's concealed counts, or -1 where it holds a flower (a count past the
+    34 kinds): one loop of C ints compiled, where sum() and any() iterate boxed objects."""
+    total = 0
+    for k in range(len(concealed)):
+        n = concealed[k]
+        if n and k >= 34:
+            return -1
+        total += n
+    return total
+
+
 def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
     """The unseen copies of the kinds of a kinds mask: one pass over its set bits."""
     total = 0
@@ -195,11 +207,16 @@ class _Judge:
         self.state: Table = replay.state if view.table is None else view.table(replay)
         self.view = view
         self.size = view.size
+        # read once: the view is a Python dataclass, each attribute read a lookup by name
+        self.out: Callable[[HandReplay, int], bool] | None = view.out
         self.rows: list[_Row] = []
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
         self.others: dict[int, KindsMask] | None = None  # the last discard's opponents' waits
+        # the opponents' hands taken for the last discard's waits (None: not taken), read again
+        # by its answers: a discard changes no other seat's tiles
+        self.opponents: list[_SeatHand | None] = [None] * 4
         self.hands: list[_SeatHand | None] = [None] * 4
         # each seat's view, asked of the ruleset once and again only after an event that may
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
@@ -243,7 +260,7 @@ class _Judge:
 
     def is_out(self, seat: int) -> bool:
         """The seat is out of the hand (血战到底: it has won): no decision, nobody's opponent."""
-        out = self.view.out
+        out = self.out
         return out is not None and out(self.replay, seat)
 
     def seat_hand(self, seat: int) -> _SeatHand:
@@ -261,7 +278,8 @@ class _Judge:
         ):
             return known
         melds = list(player.melds)
-        playing = not any(concealed[34:]) and sum(concealed) + 3 * len(melds) == self.size
+        held = _tiles_held(concealed)
+        playing = held >= 0 and held + 3 * len(melds) == self.size
         known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
         return known
 
@@ -284,10 +302,9 @@ class _Judge:
 
     def playing(self, seat: int, extra: int = 0) -> bool:
         """The seat holds a waiting-size hand (+ ``extra`` tiles) and no flower."""
-        concealed = self.state.seats[seat].concealed
-        if any(concealed[34:]):
-            return False
-        return sum(concealed) + 3 * len(self.state.seats[seat].melds) == self.size + extra
+        player = self.state.seats[seat]
+        held = _tiles_held(player.concealed)
+        return held >= 0 and held + 3 * len(player.melds) == self.size + extra
 
     def unseen(self, seat: int, counts: tuple[int, ...]) -> list[int]:
         """Copies of each kind ``seat`` cannot see: 4 minus its own concealed tiles and
@@ -319,10 +336,12 @@ class _Judge:
         """The waits of the other seats still in the hand, ready or not (None: a seat's hand is
         not playable)."""
         out = {}
+        taken: list[_SeatHand | None] = [None] * 4
+        self.opponents = taken
         for o in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
             if self.is_out(o):
                 continue  # 血战到底: a seat that has won is nobody's opponent
-            known = self.seat_hand(o)
+            known = taken[o] = self.seat_hand(o)
             if not known.playing:
                 return None
             out[o] = self.waits(known)
@@ -439,12 +458,16 @@ class _Judge:
         several = self.view.several_winners
         self.claim_missed = {}
         last = state.wall.remaining((discarder + 1) % 4) == 0
-        others = self.others
+        others, taken = self.others, self.opponents
         for o in range(4):
             response = answered.get(o)
             if o == discarder or response is _HU or self.is_out(o):
                 continue
-            known = self.seat_hand(o)  # the discard left the other hands as they were
+            # the discard left the other hands as they were: the one taken for its waits serves
+            # while the seat's view is the one it was taken with (a seat view may be renewed)
+            known = taken[o]
+            if known is None or known.view is not self.views[o]:
+                known = self.seat_hand(o)
             if not known.playing:
                 continue
             view = known.view
@@ -453,13 +476,13 @@ class _Judge:
             if waits is None and view.wins_need_waits:
                 waits = self.waits(known)
             shaped = waits is None or waits >> tile & 1 == 1
-            can_win = shaped and view.legal_win(replay, o, tile, False, discarder)
             if response in _CLAIMS:
-                self.claim_missed[o] = can_win
+                self.claim_missed[o] = shaped and view.legal_win(replay, o, tile, False, discarder)
                 continue
             if (won and not several) or response is not None:
                 continue  # another seat won on it (one winner a tile), or this one tried a claim that lost
-            if can_win:
+            # the legal win (a fan count) asked only here, where its answer makes a row
+            if shaped and view.legal_win(replay, o, tile, False, discarder):
                 row = self.pass_row(seq, o, "pass_win", known)
                 row.flags.add("missed_win")
             elif not answered and not last and self.could_claim(o, discarder, tile):

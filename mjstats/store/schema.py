@@ -308,13 +308,10 @@ def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any] | None) -> tuple[li
     return table, np.concatenate(codes).tolist() if codes else []
 
 
-def _tile_codes(values: pa.ChunkedArray, column: str) -> list[int]:
+def _tile_codes(values: pa.ChunkedArray | pa.Array, column: str) -> list[int]:
     """A tile column's codes into ``rebuild.TILE_CODES``: the stored code, ``NO_TILE`` where
-    null. A code that names no tile is a damaged part file (ingest writes tiles only):
-    ``DatasetError``, never a tile read by wrapping around the kinds' table."""
-    codes = int_values(values).astype(np.int64)  # a copy: nulls hold 0 here, NO_TILE below
-    valid = valid_mask(values)
-    _check_tiles(codes if valid is None else codes[valid], column)
+    null (codes checked by :func:`_checked_tiles`)."""
+    codes, valid = _checked_tiles(values, column)
     if valid is None:
         return codes.tolist()
     if 2 * values.null_count > len(values):  # mostly null (``claimed``): set the few tiles
@@ -323,14 +320,29 @@ def _tile_codes(values: pa.ChunkedArray, column: str) -> list[int]:
     return codes.tolist()
 
 
-def _check_tiles(codes: np.ndarray, column: str) -> None:
-    """Refuse stored tile codes outside 0 .. NO_TILE - 1 (one numpy pass, no per-row test)."""
-    if len(codes) and (codes.min() < 0 or codes.max() >= NO_TILE):
-        bad = int(codes[(codes < 0) | (codes >= NO_TILE)][0])
+def _checked_tiles(values: pa.ChunkedArray | pa.Array, column: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """A tile column's stored codes (an int64 copy, 0 where null) and where it holds a value
+    (None: everywhere). A code that names no tile is a damaged part file (ingest writes tiles
+    only): ``DatasetError``, never a tile read by wrapping round the kinds' table."""
+    codes = int_values(values).astype(np.int64)
+    valid = valid_mask(values)
+    stored = codes if valid is None else codes[valid]
+    if len(stored) and (stored.min() < 0 or stored.max() >= NO_TILE):
+        bad = int(stored[(stored < 0) | (stored >= NO_TILE)][0])
         raise DatasetError(
             f"column {column!r} holds tile code {bad}, which names no tile "
             f"(0-{NO_TILE - 1}): the part file is damaged"
         )
+    return codes, valid
+
+
+def _tile_lists(values: pa.ChunkedArray, column: str) -> tuple[np.ndarray, pa.Array]:
+    """A tile-list column's row lengths and its tiles flattened (``list_lengths``); a null tile
+    inside a list is a damaged part file."""
+    sizes, items = list_lengths(values)
+    if items.null_count:
+        raise DatasetError(f"column {column!r} holds a null tile: the part file is damaged")
+    return sizes, items
 
 
 def _booleans(values: pa.ChunkedArray) -> list[Any]:
@@ -352,9 +364,7 @@ def _events_of(t: pa.Table) -> list[Event]:
     (``arrow_columns``: no pandas, no compute calls) and dictionary encoding, as codes where a
     table of objects serves (kinds, tiles), the rows built by ``store.rebuild`` (compiled in the
     compiled build; the audit's hot path)."""
-    sizes, dealt = list_lengths(t.column("tiles"))
-    if dealt.null_count:
-        raise DatasetError("events column 'tiles' holds a null tile: the part file is damaged")
+    sizes, dealt = _tile_lists(t.column("tiles"), "tiles")
     # only the rows holding tiles (a deal, an exchange) are cut out of the flattened items
     dealt_rows = np.flatnonzero(sizes)
     dealt_offsets = np.zeros(len(dealt_rows) + 1, np.int64)
@@ -385,13 +395,8 @@ def hands_from_tables(
     for table, column in ((wins, "win_tile"), (hands, "gold"), (hands, "wall")):
         if column in table.column_names:
             values = table.column(column)
-            if pa.types.is_list(values.type):
-                values = list_lengths(values)[1]
-                if values.null_count:
-                    raise DatasetError(f"column {column!r} holds a null tile: the part file is damaged")
-            mask = valid_mask(values)
-            codes = int_values(values)
-            _check_tiles(codes if mask is None else codes[mask], column)
+            tiles = _tile_lists(values, column)[1] if pa.types.is_list(values.type) else values
+            _checked_tiles(tiles, column)
     h = hands.to_pydict()
     w = wins.to_pydict()
     f = fans.to_pydict()

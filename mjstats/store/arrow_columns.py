@@ -33,6 +33,7 @@ __all__ = [
     "strings",
     "strings_at",
     "table_from_columns",
+    "take",
     "valid_mask",
 ]
 
@@ -203,6 +204,19 @@ def table_from_columns(columns: dict[str, Sequence[object]], schema: pa.Schema) 
 def empty_table(schema: pa.Schema) -> pa.Table:
     """``schema.empty_table()`` (no rows, the schema and its metadata) without its pandas import."""
     return pa.Table.from_arrays([pa.nulls(0, f.type) for f in schema], schema=schema)
+
+
+def take(values: pa.Array, indices: pa.Array) -> pa.Array:
+    """``values[indices]``, gathered by Arrow's C++ ``take`` kernel through pyarrow's compiled
+    compute module. ``Array.take`` goes through ``pyarrow.compute``, whose import builds a Python
+    wrapper and docstring for each of its ~290 functions (~0.1 s): a Botzone ingest's one gather
+    paid that at every start. ``_compute.call_function`` is the call those wrappers make; a pyarrow
+    without it falls back to the public module."""
+    try:
+        from pyarrow._compute import call_function
+    except ImportError:  # pragma: no cover - a pyarrow whose compiled module is laid out otherwise
+        return values.take(indices)
+    return call_function("take", [values, indices])
 
 
 def string_scalar(value: str | None) -> pa.Scalar:

@@ -42,6 +42,7 @@ from mjstats.store.arrow_columns import (
     repeated_strings,
     strings,
     strings_at,
+    take,
 )
 from mjstats.store.batches import HandInfo, ParsedBatch, RawRecord, hand_info
 from mjstats.store.schema import SCHEMAS, UNDATED, HandColumns
@@ -167,8 +168,8 @@ _NP_PROPS = np.array(
     ],
     np.int8,
 )
-# the events' strings by template number (``take``: C gathers; pyarrow.compute's import, ~0.1 s,
-# costs less than numpy gathers of variable-length strings from ~20,000 hands on)
+# the events' strings by template number (``take``: Arrow's C gather, without pyarrow.compute's
+# import; numpy gathers of variable-length strings cost more per batch)
 _PA_KIND = strings([k.value for k in _T_KIND])
 # the claim (IGNORED events) and win kind (a robbed kong) by template, None for most: those
 # columns are built from their few values (``strings_at``), not taken row by row
@@ -421,7 +422,7 @@ class _Lane:
             repeated_strings(match_ids, counts),
             numbers(np.zeros(n), pa.int32()),
             numbers(seq, pa.int32()),
-            _PA_KIND.take(taken),
+            take(_PA_KIND, taken),
             _nullable(seat),
             _nullable(tile),
             dealt,

@@ -140,12 +140,16 @@ def test_a_stored_tile_code_that_names_no_tile_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("table", "column", "value"),
-    [("events", "tile", -1), ("events", "claimed", 42), ("events", "tiles", -2),
-     ("events", "tiles", None), ("wins", "win_tile", -1)],
+    ("ruleset", "table", "column", "value"),
+    [("guobiao", "events", "tile", -1), ("guobiao", "events", "claimed", 42),
+     ("guobiao", "events", "tiles", -2), ("guobiao", "events", "tiles", None),
+     ("guobiao", "wins", "win_tile", -1),
+     # the per-hand tiles only Fuzhou's hands hold: the gold, and the wall (its tiles in order)
+     ("fuzhou", "hands", "gold", 42), ("fuzhou", "hands", "gold", -5),
+     ("fuzhou", "hands", "wall", 77), ("fuzhou", "hands", "wall", None)],
 )  # fmt: skip
 def test_a_damaged_tile_in_a_part_file_stops_the_read_back(
-    ingested: tuple[Path, list[Hand]], table: str, column: str, value: int | None
+    ingested: tuple[Path, list[Hand]], ruleset: str, table: str, column: str, value: int | None
 ) -> None:
     """A part file whose tile column was damaged by hand: the rebuild refuses it by column,
     whichever of the per-event and per-hand tiles holds the bad code."""
@@ -153,7 +157,7 @@ def test_a_damaged_tile_in_a_part_file_stops_the_read_back(
 
     path, _ = ingested
     ds = open_dataset(path)
-    ruleset, period, part = ds.parts()[0]
+    ruleset, period, part = next(p for p in ds.parts() if p[0] == ruleset)
     slicer = PartSlicer(ds.path, ruleset, period, part)
     t = slicer.tables[table]
     values = t.column(column).to_pylist()

@@ -54,6 +54,18 @@ def test_take_equals_array_take(values: list[str | None], data: st.DataObject) -
 
 
 @settings(deadline=None)  # the first pa.array call imports pandas
+@given(st.lists(st.tuples(st.one_of(st.none(), _text), st.booleans()), max_size=30))
+def test_keep_rows_equals_table_filter(rows: list[tuple[str | None, bool]]) -> None:
+    """The ingest's drop of duplicate rows (Arrow's kernel without pyarrow.compute) equals
+    ``Table.filter``."""
+    from mjstats.store.arrow_columns import keep_rows
+
+    table = pa.table({"s": pa.array([r[0] for r in rows], pa.string())})
+    keep = np.array([r[1] for r in rows], np.bool_)
+    assert keep_rows(table, keep).equals(table.filter(pa.array(keep.tolist(), pa.bool_())))
+
+
+@settings(deadline=None)  # the first pa.array call imports pandas
 @given(st.sampled_from(sorted(_INT_TYPES, key=str)), st.data())
 def test_numbers_with_nulls_equal_pa_array(type_: pa.DataType, data: st.DataObject) -> None:
     bits = _INT_TYPES[type_]

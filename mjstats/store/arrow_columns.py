@@ -22,6 +22,7 @@ __all__ = [
     "empty_table",
     "int_values",
     "ints_or_none",
+    "keep_rows",
     "list_lengths",
     "list_offsets",
     "numbers",
@@ -206,17 +207,31 @@ def empty_table(schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays([pa.nulls(0, f.type) for f in schema], schema=schema)
 
 
-def take(values: pa.Array, indices: pa.Array) -> pa.Array:
-    """``values[indices]``, gathered by Arrow's C++ ``take`` kernel through pyarrow's compiled
-    compute module. ``Array.take`` goes through ``pyarrow.compute``, whose import builds a Python
-    wrapper and docstring for each of its ~290 functions (~0.1 s): a Botzone ingest's one gather
-    paid that at every start. ``_compute.call_function`` is the call those wrappers make; a pyarrow
-    without it falls back to the public module."""
+def _kernel(name: str, *args: Any) -> Any:
+    """Arrow's C++ compute kernel ``name`` through pyarrow's compiled compute module.
+    ``Array.take``, ``Table.filter`` and the like go through ``pyarrow.compute``, whose import
+    builds a Python wrapper and docstring for each of its ~290 functions (~0.1 s a command);
+    ``_compute.call_function`` is the call those wrappers make. A pyarrow without it: the public
+    module's."""
     try:
         from pyarrow._compute import call_function
     except ImportError:  # pragma: no cover - a pyarrow whose compiled module is laid out otherwise
-        return values.take(indices)
-    return call_function("take", [values, indices])
+        import pyarrow.compute as pc
+
+        call_function = pc.call_function
+    return call_function(name, list(args))
+
+
+def take(values: pa.Array, indices: pa.Array) -> pa.Array:
+    """``values[indices]`` (Arrow's ``take``) without pyarrow.compute's import (:func:`_kernel`):
+    a Botzone ingest's one gather paid that import at every start."""
+    return _kernel("take", values, indices)
+
+
+def keep_rows(table: pa.Table, keep: np.ndarray) -> pa.Table:
+    """The rows of ``table`` where the numpy bool mask ``keep`` is true (``Table.filter``) with
+    neither pyarrow.compute's import nor ``pa.array``'s pandas import."""
+    return _kernel("filter", table, booleans(keep))
 
 
 def string_scalar(value: str | None) -> pa.Scalar:

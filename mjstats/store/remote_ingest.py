@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.store.fs import remote_errors, url_filesystem
+from mjstats.store.hand_keys import hand_keys
 from mjstats.store.lock import LockHolder
 from mjstats.store.remote import (
     check_remote_output,
@@ -82,17 +83,12 @@ def ingest_remote(
 
 
 def _existing_keys(fs: Any, version: str, url: str) -> set[int]:
-    """Hashes of the (match_id, hand_no) keys of the hands already in the version folder."""
+    """The keys (store.hand_keys) of the hands already in the version folder."""
     keys: set[int] = set()
     with remote_errors(url, "read the dataset's hands"):
         for path in sorted(fs.glob(f"{version}/hands/ruleset=*/period=*/*.parquet")):
             table = pq.read_table(path, columns=["match_id", "hand_no"], filesystem=fs)
-            keys.update(
-                hash(k)
-                for k in zip(
-                    table.column("match_id").to_pylist(), table.column("hand_no").to_pylist(), strict=True
-                )
-            )
+            keys |= hand_keys(table.column("match_id").to_pylist(), table.column("hand_no").to_pylist())
     return keys
 
 

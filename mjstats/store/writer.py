@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -20,9 +21,10 @@ from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.gc_pause import paused_collection
 from mjstats.records import Reject
-from mjstats.store.arrow_columns import empty_table, table_from_columns
+from mjstats.store.arrow_columns import empty_table, keep_rows, table_from_columns
 from mjstats.store.batches import BATCH_RECORDS, HandInfo, ParsedBatch, batch_from_records, parse_batches
 from mjstats.store.fs import is_remote, local_path
+from mjstats.store.hand_keys import hand_key, hand_keys
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
 from mjstats.store.pins import PINS_DIR
@@ -337,7 +339,7 @@ def ingest_into(
     reject_samples: int,
 ) -> None:
     """Write the inputs' records into the folder of the next version, updating its manifest and
-    ``summary``. ``seen`` holds the hashes of the (match_id, hand_no) keys already in the
+    ``summary``. ``seen`` holds the keys (store.hand_keys) of the hands already in the
     dataset: such a hand becomes a duplicate reject. Local and URL datasets both come here."""
     # records hold no reference cycles; with hundreds of thousands of them buffered, every
     # automatic collection would rescan them all: pausing it makes the ingest several times faster.
@@ -381,7 +383,7 @@ def ingest_into(
                 duplicates: set[tuple[str, int]] = set()
                 kept = events = wins = draws = 0  # added to the counts after the batch's hands
                 for info in batch.hands:
-                    key_hash = hash((info.match_id, info.hand_no))
+                    key_hash = hand_key(info.match_id, info.hand_no)
                     if key_hash in seen:
                         duplicates.add((info.match_id, info.hand_no))
                         rejects.add(_duplicate(info, item.path))
@@ -452,24 +454,21 @@ def _without(tables: dict[str, pa.Table], keys: set[tuple[str, int]]) -> dict[st
         pairs = zip(
             table.column("match_id").to_pylist(), table.column("hand_no").to_pylist(), strict=True
         )
-        out[name] = table.filter(pa.array([pair not in keys for pair in pairs], pa.bool_()))
+        keep = np.fromiter((pair not in keys for pair in pairs), np.bool_, table.num_rows)
+        out[name] = keep_rows(table, keep)
     return out
 
 
 def _existing_keys(staging: Path) -> set[int]:
-    """Hashes of the (match_id, hand_no) keys already in the dataset (two small columns)."""
+    """The keys (store.hand_keys) of the hands already in the dataset (two small columns; read by
+    ParquetFile: ``pq.read_table`` imports pyarrow.dataset, and with it pandas)."""
     folder = staging / "hands"
     keys: set[int] = set()
     if not folder.exists():
         return keys
     for path in sorted(folder.rglob("*.parquet")):
-        table = pq.read_table(path, columns=["match_id", "hand_no"])
-        keys.update(
-            hash(k)
-            for k in zip(
-                table.column("match_id").to_pylist(), table.column("hand_no").to_pylist(), strict=True
-            )
-        )
+        table = pq.ParquetFile(path).read(columns=["match_id", "hand_no"])
+        keys |= hand_keys(table.column("match_id").to_pylist(), table.column("hand_no").to_pylist())
     return keys
 
 

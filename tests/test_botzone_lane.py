@@ -183,7 +183,7 @@ def _mutated(record: str, ops: list[tuple[str, int, int, str]]) -> bytes:
             hu = next((k for k, line in enumerate(lines) if " Hu " in line), None)
             if hu is not None:
                 seat = lines[hu].split(" ")[1]
-                other = str((int(seat) + 1) % 4) if seat in "0123" else "0"
+                other = str((int(seat) + 1) % 4) if seat in ("0", "1", "2", "3") else "0"
                 extra = f"Player {seat} Draw {word}" if j % 2 else f"Player {other} BuGang {word}"
                 lines.insert(hu, extra)
         if not lines:

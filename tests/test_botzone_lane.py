@@ -253,3 +253,26 @@ def test_ingest_with_and_without_the_lane_writes_the_same_dataset(tmp_path, monk
             assert [f for f, _ in files] == [f for f, _ in b["tables"][name]], name
             for (_, x), (_, y) in zip(files, b["tables"][name], strict=True):
                 assert x.equals(y), name
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        "Player 4 Deal W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4",  # seat
+        "Player 0 Deak W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4",  # verb
+        "Player 0 Deal W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 X4",  # a code
+        "Player 0 Deal W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T0",
+        "Player 0 Deal W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3\tT4",  # a separator
+        "Player 0 Deal W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 \udcff\udcfe",  # not UTF-8 (same length)
+        "player 0 Deal W1 W2 W3 W4 W5 W6 W7 W8 W9 T1 T2 T3 T4",
+    ],
+)
+def test_deal_lines_of_the_right_length_that_do_not_match_are_the_reference_s(deal):
+    # the lane checks deal lines per batch; a failed check reads the batch again line by line
+    lines = GOOD.splitlines()
+    assert len(deal.encode("utf-8", "surrogateescape")) == len(lines[2])
+    bad = "\n".join([lines[0].replace("a" * 24, "e" * 24), lines[1], deal, *lines[3:]]) + "\n"
+    data = GOOD.encode() + b"\n" + bad.encode("utf-8", "surrogateescape") + b"\n" + ROB_KONG.encode()
+    batch = assert_same_batch(data)
+    assert len(batch.hands) + len(batch.rejects) == 3
+    assert botzone_lane._parse_batch("src.txt", _items(data), strict=False) is None

@@ -67,6 +67,13 @@ _DEAL_LINE = re.compile(f"Player [0-3] Deal(?: (?:{_CODE_CLASSES})){{13}}".encod
 _NP_DEALT_TILE = np.full((256, 256), -1, np.int8)  # a tile code's (letter, digit) bytes -> tile
 for _code, _tile in _TILE_OF.items():
     _NP_DEALT_TILE[ord(_code[0]), ord(_code[1])] = _tile
+# what ``_DEAL_LINE`` checks, per batch over the deal lines' bytes (``_deals_match``): a line of
+# ``_DEAL_LEN`` bytes is a match exactly when its fixed bytes, its seat and its 13 codes are
+_DEAL_LENS = [_DEAL_LEN] * 4
+_NP_DEAL_FIXED = np.frombuffer(b"Player 0 Deal" + b" ??" * 13, np.uint8)
+_NP_DEAL_FIXED_AT = np.array([i for i, c in enumerate(b"Player _ Deal" + b" ??" * 13) if c not in b"_?"])
+_NP_SEAT_BYTE = np.zeros(256, np.bool_)
+_NP_SEAT_BYTE[list(b"0123")] = True
 _WINDS = {f"Wind {w}".encode(): w for w in range(4)}
 
 # Words and fan items already checked by the reference (real records repeat a few hundred);
@@ -179,7 +186,11 @@ _NP_HAS_CLAIM = np.array([c is not None for c in _CLAIM_OF])
 _NP_HAS_WIN = np.array([w is not None for w in _WIN_OF])
 _LINE_CODE = {line.encode(): code for line, code in _LINE_TEXT.items()}  # the same, by line bytes
 _info = functools.partial(tuple.__new__, HandInfo)
-_DEAL_OF = {ord(str(s)): _INDEX[EventKind.DEAL, s, None, None, None] for s in range(4)}  # by seat byte
+# the DEAL templates by the seat's byte; any other byte gives seat 0's, whose line then fails
+# ``_deals_match`` (the batch is read again with ``_DEAL_LINE``)
+_DEAL_OF = [_INDEX[EventKind.DEAL, 0, None, None, None]] * 256
+for _seat in range(4):
+    _DEAL_OF[ord(str(_seat))] = _INDEX[EventKind.DEAL, _seat, None, None, None]
 # HU and IGNORED templates by (seat, tile, win kind or claim): keys without the EventKind, whose
 # hash is a Python-level method (an Enum's), four times the cost of the lookup itself
 _HU_OF = {(k[1], k[2], k[4]): code for k, code in _INDEX.items() if k[0] is EventKind.HU}
@@ -192,8 +203,11 @@ _OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
 class _Lane:
     """Column buffers of consecutive fast-lane hands (one source, one partition)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, strict: bool = False) -> None:
         self.source = source
+        # strict: each deal line matched by ``_DEAL_LINE`` as it is read; otherwise only its
+        # length is, and the batch's deals all at once (``deals_match``)
+        self.strict = strict
         # a template number per event; no line numbers: an event's line is its hand's line + 2
         # + its seq, less the IGNORED events up to it (they share their claim's line)
         self.codes: list[int] = []
@@ -235,7 +249,10 @@ class _Lane:
         # the four deals come first (reference: any action needs all four); their tiles are
         # decoded with the batch's (``_events_table``)
         deals = body[2:6]
-        if not all(map(_DEAL_LINE.fullmatch, deals)):
+        if self.strict:
+            if not all(map(_DEAL_LINE.fullmatch, deals)):
+                return None
+        elif list(map(len, deals)) != _DEAL_LENS:  # the rest is checked per batch (_deals_match)
             return None
         codes = [_DEAL_OF[line[7]] for line in deals]  # by the seat's byte
         if len(score_words) != 5 or score_words[0] != "Score":
@@ -303,6 +320,16 @@ class _Lane:
         # the named tuple's own __new__ is a Python function: build the tuple directly
         return _info((match_id, 0, *_KEY, BOTZONE_PROFILE, _NO_NAMES, None, self.source, start,
                       len(codes), int(won), not won, None))  # fmt: skip
+
+    def deals_match(self) -> bool:
+        """Whether every deal line read (each of ``_DEAL_LEN`` bytes) matches ``_DEAL_LINE``:
+        its fixed bytes, a seat 0-3 and 13 tile codes, checked for all of them in a few passes."""
+        if not self.deal_lines:
+            return True
+        lines = np.frombuffer(b"".join(self.deal_lines), np.uint8).reshape(-1, _DEAL_LEN)
+        fixed = lines[:, _NP_DEAL_FIXED_AT] == _NP_DEAL_FIXED[_NP_DEAL_FIXED_AT]
+        tiles = _NP_DEALT_TILE[lines[:, 14::3], lines[:, 15::3]]
+        return bool(fixed.all() and _NP_SEAT_BYTE[lines[:, 7]].all() and (tiles >= 0).all())
 
     def tables(self) -> dict[str, pa.Table]:
         """The buffered hands as the ingest tables, as :class:`HandColumns` would build them
@@ -549,7 +576,20 @@ def _hu(
 def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
     """One batch of Botzone text records, through the fast lane where it reads a record whole and
     the reference parser otherwise; the same batch as :func:`mjstats.store.batches.parse_batch`
-    with the reference parser alone (rows in record order)."""
+    with the reference parser alone (rows in record order).
+
+    The deal lines are checked per batch: should one of the right length not match
+    ``_DEAL_LINE`` (a hostile input), the batch is read again checking each as it comes."""
+    batch = _parse_batch(source, items, strict=False)
+    if batch is None:
+        batch = _parse_batch(source, items, strict=True)
+        assert batch is not None
+    return batch
+
+
+def _parse_batch(source: str, items: list[RawRecord], strict: bool) -> ParsedBatch | None:
+    """:func:`parse_batch` with the deal lines checked one by one (``strict``) or per batch;
+    None when the batch's check fails."""
     batch = ParsedBatch()
     runs: list[_Lane | HandColumns] = []  # consecutive hands of each lane, in order
     others: dict[tuple[str, str], HandColumns] = {}  # hands of another partition (none expected)
@@ -558,7 +598,7 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
     for start, record in items:
         if not isinstance(record, Cut):
             if lane is None:
-                lane = _Lane(source)
+                lane = _Lane(source, strict)
                 runs.append(lane)
             info = lane.add(record, start)
             if info is not None:
@@ -578,6 +618,8 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
             others.setdefault((info.ruleset, info.period), HandColumns()).add_hand(parsed)
         hands.append(info)
     batch.records = len(items)
+    if not strict and not all(run.deals_match() for run in runs if isinstance(run, _Lane)):
+        return None
     parts = [run.tables() if isinstance(run, _Lane) else run.take() for run in runs if _filled(run)]
     if parts:
         batch.tables[_KEY] = {

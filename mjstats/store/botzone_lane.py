@@ -186,11 +186,13 @@ _NP_HAS_CLAIM = np.array([c is not None for c in _CLAIM_OF])
 _NP_HAS_WIN = np.array([w is not None for w in _WIN_OF])
 _LINE_CODE = {line.encode(): code for line, code in _LINE_TEXT.items()}  # the same, by line bytes
 _info = functools.partial(tuple.__new__, HandInfo)
-# the DEAL templates by the seat's byte; any other byte gives seat 0's, whose line then fails
-# ``_deals_match`` (the batch is read again with ``_DEAL_LINE``)
-_DEAL_OF = [_INDEX[EventKind.DEAL, 0, None, None, None]] * 256
+# a hand's four DEAL events as read (their seats are set per batch from the lines' seat bytes,
+# ``_NP_DEAL_OF``: only their kind matters before, to ``_hu``)
+_DEAL_0 = _INDEX[EventKind.DEAL, 0, None, None, None]
+_DEALS = [_DEAL_0] * 4
+_NP_DEAL_OF = np.full(256, _DEAL_0, np.intp)  # the DEAL template by the seat's byte (checked)
 for _seat in range(4):
-    _DEAL_OF[ord(str(_seat))] = _INDEX[EventKind.DEAL, _seat, None, None, None]
+    _NP_DEAL_OF[ord(str(_seat))] = _INDEX[EventKind.DEAL, _seat, None, None, None]
 # HU and IGNORED templates by (seat, tile, win kind or claim): keys without the EventKind, whose
 # hash is a Python-level method (an Enum's), four times the cost of the lookup itself
 _HU_OF = {(k[1], k[2], k[4]): code for k, code in _INDEX.items() if k[0] is EventKind.HU}
@@ -212,6 +214,7 @@ class _Lane:
         # + its seq, less the IGNORED events up to it (they share their claim's line)
         self.codes: list[int] = []
         self.deal_lines: list[bytes] = []  # the DEAL events' lines (``_DEAL_LINE``), in order
+        self._deals: np.ndarray | None = None  # their bytes, once joined (``_deal_bytes``)
         self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
         self.hu_from: list[int] = []
         # a row per hand (match_id, prevalent_wind, won, n_events, line) and per win (the wins
@@ -254,7 +257,6 @@ class _Lane:
                 return None
         elif list(map(len, deals)) != _DEAL_LENS:  # the rest is checked per batch (_deals_match)
             return None
-        codes = [_DEAL_OF[line[7]] for line in deals]  # by the seat's byte
         if len(score_words) != 5 or score_words[0] != "Score":
             return None
         try:
@@ -286,8 +288,8 @@ class _Lane:
                 return None
             found, prev = expanded
         else:
-            prev = found[-1] if found else codes[-1]
-        codes += found
+            prev = found[-1] if found else _DEAL_0
+        codes = _DEALS + found
         first = len(self.codes)
         if won:
             try:
@@ -321,12 +323,19 @@ class _Lane:
         return _info((match_id, 0, *_KEY, BOTZONE_PROFILE, _NO_NAMES, None, self.source, start,
                       len(codes), int(won), not won, None))  # fmt: skip
 
+    def _deal_bytes(self) -> np.ndarray:
+        """The deal lines read, a row of ``_DEAL_LEN`` bytes each (joined once a batch)."""
+        if self._deals is None or len(self._deals) != len(self.deal_lines):
+            joined = np.frombuffer(b"".join(self.deal_lines), np.uint8)
+            self._deals = joined.reshape(len(self.deal_lines), _DEAL_LEN)
+        return self._deals
+
     def deals_match(self) -> bool:
         """Whether every deal line read (each of ``_DEAL_LEN`` bytes) matches ``_DEAL_LINE``:
         its fixed bytes, a seat 0-3 and 13 tile codes, checked for all of them in a few passes."""
         if not self.deal_lines:
             return True
-        lines = np.frombuffer(b"".join(self.deal_lines), np.uint8).reshape(-1, _DEAL_LEN)
+        lines = self._deal_bytes()
         fixed = lines[:, _NP_DEAL_FIXED_AT] == _NP_DEAL_FIXED[_NP_DEAL_FIXED_AT]
         tiles = _NP_DEALT_TILE[lines[:, 14::3], lines[:, 15::3]]
         return bool(fixed.all() and _NP_SEAT_BYTE[lines[:, 7]].all() and (tiles >= 0).all())
@@ -416,6 +425,9 @@ class _Lane:
     ) -> pa.Table:
         codes = np.fromiter(self.codes, np.intp, len(self.codes))
         n = len(codes)
+        deal_bytes = self._deal_bytes()
+        # each hand's first four events are its deals: their templates by the lines' seats
+        codes[(starts[:, None] + np.arange(4)).ravel()] = _NP_DEAL_OF[deal_bytes[:, 7]]
         props = _NP_PROPS.take(codes, axis=1)
         where = np.arange(n)
         first = np.repeat(starts, counts)  # each event's hand's first event
@@ -441,7 +453,6 @@ class _Lane:
         offsets = np.zeros(n + 1, np.int32)
         np.cumsum(props[_DEALT], out=offsets[1:])
         # each deal line's 13 codes, at fixed places: letters and digits as two byte columns
-        deal_bytes = np.frombuffer(b"".join(self.deal_lines), np.uint8).reshape(-1, _DEAL_LEN)
         dealt_tiles = _NP_DEALT_TILE[deal_bytes[:, 14::3], deal_bytes[:, 15::3]].ravel()
         dealt = pa.ListArray.from_arrays(numbers(offsets, pa.int32()), numbers(dealt_tiles, pa.int8()))
         taken = numbers(codes, pa.int64())

@@ -116,10 +116,13 @@ class _RejectWriter:
 # Parquet encodings of the events table (the values read back are the same): the line and seq
 # columns as deltas, dictionaries for the strings only. A third less time to write than
 # dictionary-encoding every column (which int64 lines defeat) and a quarter of the file size.
+# No column statistics (min/max per page and row group): nothing reads them (no reader filters
+# on them), and over ~100 rows a hand they were a sixth of the table's write (docs/scaling.md)
 _ENCODINGS: dict[str, dict[str, Any]] = {
     "events": {
         "use_dictionary": ["match_id", "kind", "claim", "win"],
         "column_encoding": {"seq": "DELTA_BINARY_PACKED", "line": "DELTA_BINARY_PACKED"},
+        "write_statistics": False,
     }
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import itertools
+import operator
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
@@ -151,6 +152,10 @@ class _PartitionWriter:
         """A row of the matches table (its columns are built per part file, ``_matches_table``:
         one append a match, where a match of one hand is the usual Botzone case)."""
         self.matches.append((info, n_hands))
+
+    def add_matches(self, matches: list[tuple[HandInfo, int]]) -> None:
+        """Rows of the matches table, as :meth:`add_match` each."""
+        self.matches += matches
 
     def flush(self) -> None:
         if self.n_hands == 0 and not self.matches:
@@ -383,30 +388,25 @@ def ingest_into(
                 for reject in batch.rejects:
                     rejects.add(reject)
                 counts["rejects"] += len(batch.rejects)
-                duplicates: set[tuple[str, int]] = set()
-                kept = events = wins = draws = 0  # added to the counts after the batch's hands
-                for info in batch.hands:
-                    key_hash = hand_key(info.match_id, info.hand_no)
-                    if key_hash in seen:
-                        duplicates.add((info.match_id, info.hand_no))
-                        rejects.add(_duplicate(info, item.path))
-                        counts["rejects"] += 1
-                        continue
-                    seen.add(key_hash)
-                    if match and match[0].match_id == info.match_id:
-                        match[1] += 1
+                kept, dropped = _new_hands(batch.hands, seen)
+                duplicates = {(info.match_id, info.hand_no) for info in dropped}
+                for info in dropped:
+                    rejects.add(_duplicate(info, item.path))
+                counts["rejects"] += len(dropped)
+                counts["hands"] += len(kept)
+                summary.hands += len(kept)
+                summary.events += sum(map(_N_EVENTS, kept))
+                summary.wins += sum(map(_N_WINS, kept))  # each win, as the statistics count them
+                summary.draws += sum(map(_IS_DRAW, kept))
+                closed = _closed_matches(kept, match)
+                if closed:
+                    summary.matches += len(closed)
+                    parts = set(map(_PARTITION, map(_FIRST, closed)))
+                    if len(parts) == 1:  # the usual case: one partition
+                        writer_for(parts.pop()).add_matches(closed)
                     else:
-                        close_match()  # the match before, if any
-                        match.extend((info, 1))
-                    kept += 1
-                    events += info.n_events
-                    wins += info.n_wins  # each win, as the statistics count them
-                    draws += info.is_draw
-                counts["hands"] += kept
-                summary.hands += kept
-                summary.events += events
-                summary.wins += wins
-                summary.draws += draws
+                        for info, n_hands in closed:
+                            writer_for((info.ruleset, info.period)).add_match(info, n_hands)
                 for part_key, tables in batch.tables.items():
                     if duplicates:
                         tables = _without(tables, duplicates)
@@ -438,6 +438,51 @@ def ingest_into(
         summary.reject_samples = rejects.samples
         manifest_data["runs"] = run
         manifest_data["tables"] = sorted({*INGEST_TABLES, "rejects", *manifest_data.get("tables", [])})
+
+
+# a HandInfo's fields by position (C-level getters, mapped over a batch's hands)
+_N_EVENTS = operator.itemgetter(HandInfo._fields.index("n_events"))
+_N_WINS = operator.itemgetter(HandInfo._fields.index("n_wins"))
+_IS_DRAW = operator.itemgetter(HandInfo._fields.index("is_draw"))
+_MATCH_ID = operator.itemgetter(HandInfo._fields.index("match_id"))
+_HAND_NO = operator.itemgetter(HandInfo._fields.index("hand_no"))
+_PARTITION = operator.itemgetter(HandInfo._fields.index("ruleset"), HandInfo._fields.index("period"))
+_FIRST = operator.itemgetter(0)
+
+
+def _new_hands(hands: list[HandInfo], seen: set[int]) -> tuple[list[HandInfo], list[HandInfo]]:
+    """The hands whose key (store.hand_keys) is neither in ``seen`` nor earlier among ``hands``,
+    their keys added to ``seen``; and the others (duplicates); both in input order. A batch
+    without duplicates, the usual case, costs a few set operations, not a loop."""
+    keys = list(map(hand_key, map(_MATCH_ID, hands), map(_HAND_NO, hands)))
+    fresh = set(keys)
+    if len(fresh) == len(keys) and seen.isdisjoint(fresh):
+        seen |= fresh
+        return hands, []
+    kept: list[HandInfo] = []
+    dropped: list[HandInfo] = []
+    for info, key in zip(hands, keys, strict=True):
+        if key in seen:
+            dropped.append(info)
+        else:
+            seen.add(key)
+            kept.append(info)
+    return kept, dropped
+
+
+def _closed_matches(hands: list[HandInfo], match: list[Any]) -> list[tuple[HandInfo, int]]:
+    """Consecutive hands of one match id make a match: the matches that ``hands`` close, as
+    (first hand, hand count) in order. ``match`` is the one still open ([first hand, count], or
+    empty), carried on in place: a match may go on in the next batch or file."""
+    closed = []
+    for info in hands:
+        if match and match[0].match_id == info.match_id:
+            match[1] += 1
+        else:
+            if match:
+                closed.append((match[0], match[1]))
+            match[:] = (info, 1)
+    return closed
 
 
 def _duplicate(info: HandInfo, path: Path) -> Reject:

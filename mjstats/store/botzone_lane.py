@@ -458,7 +458,7 @@ class _Lane:
         taken = numbers(codes, pa.int64())
         columns = [
             repeated_strings(match_ids, counts),
-            numbers(np.zeros(n), pa.int32()),
+            numbers(np.zeros(n, np.int32), pa.int32()),
             numbers(seq, pa.int32()),
             take(_PA_KIND, taken),
             _nullable(seat),

@@ -128,3 +128,39 @@ def test_waits_complete_the_hand_and_shanten_is_the_best_form(tiles: list[int]) 
     form = shanten_by_form(tiles)
     assert shanten(tiles) == form.best
     assert bool(waits(tiles)) == (form.best == 0)
+
+
+def test_special_may_wait_equals_the_counts_of_each_form() -> None:
+    """``special_may_wait`` (kinds held as one mask, counted by bits) against the counts each
+    special form needs, written out: random hands, biased to terminals and knitted straights."""
+    import random
+
+    from mjstats.rulesets.guobiao.divide import KNITTED_STRAIGHTS, TERMINALS_AND_HONOURS
+    from mjstats.rulesets.guobiao.waits import special_may_wait
+
+    def expected(counts: tuple[int, ...], melds: int) -> bool:
+        if melds > 1:
+            return False
+        held = [k for k in range(34) if counts[k]]
+        if melds == 0 and len(held) >= 13:
+            return True
+        if melds == 0 and len(held) >= 12 and sum(1 for t in TERMINALS_AND_HONOURS if counts[t]) >= 12:
+            return True
+        return any(sum(1 for t in s if counts[t]) >= 8 for s in KNITTED_STRAIGHTS)
+
+    rng = random.Random(11)
+    pools = (
+        list(range(34)),
+        [*TERMINALS_AND_HONOURS, *TERMINALS_AND_HONOURS, *range(34)],
+        [*KNITTED_STRAIGHTS[0], *KNITTED_STRAIGHTS[3], *range(27, 34)],
+    )
+    hits = 0
+    for i in range(30_000):
+        melds = rng.choice((0, 0, 1, 2))
+        counts = [0] * 34
+        for _ in range(13 - 3 * melds):
+            counts[rng.choice(pools[i % 3])] += 1
+        hand = tuple(counts)
+        hits += expected(hand, melds)
+        assert special_may_wait(hand, melds) == expected(hand, melds), (hand, melds)
+    assert hits > 300  # the special forms were reached

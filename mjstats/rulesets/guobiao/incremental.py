@@ -347,29 +347,76 @@ def _whole_value(table: int, groups: int) -> int:
     return plain if plain > paired else paired
 
 
-_BLOCKS: dict[Counts, int] = {}  # a suit block's counts -> its table
+# cells b = 1..5 of both rows (a table shifted by one block keeps these), the low bit of each
+# cell of row 0 b >= 1, the low bit of every cell of row 1, and every cell of row 0
+_SHIFTED: Final = 31 * (_cells((0, 1), 0, _ROW - 1) - _cells((0, 1), 0, 0))
+_ONES_FIRST: Final = _cells((0,), 1, _ROW - 1)
+_ONES_PAIR: Final = _cells((1,), 0, _ROW - 1)
+_ROW_FIRST: Final = 31 * _cells((0,), 0, _ROW - 1)
 
 
-def _block_table(block: Counts) -> int:
-    """``block``: counts from a held rank to a held rank, no two empty ranks in a row."""
-    found = _BLOCKS.get(block)
-    if found is None:
-        if len(_BLOCKS) >= _LIMIT:
-            _BLOCKS.clear()
-        found = _BLOCKS[block] = _table_of(_suit_options(block, True))
-    return found
+def _with_block(rest: i64, v: i64) -> i64:
+    """The table of a decomposition's part ``rest`` (its table) plus one block worth ``v`` (a
+    set 2, a partial set 1): with b blocks, the best of the rest's b and b - 1 blocks plus v (the
+    b best blocks hold the new one or not); a row-1 cell stays 0 (no pair) where the rest's is."""
+    moved: i64 = rest << _CELL & _SHIFTED
+    held: i64 = moved >> _PAIR_ROW
+    held = (held | held >> 1 | held >> 2 | held >> 3) & _ONES_FIRST  # row 1's cells not 0
+    return _most(rest, moved + v * _ONES_FIRST + (v * held << _PAIR_ROW))
+
+
+def _with_pair(rest: i64) -> i64:
+    """The table of ``rest`` plus the hand's pair: row 1 is row 0 plus 1 (the pair is no block)."""
+    return _most(rest, ((rest & _ROW_FIRST) << _PAIR_ROW) + _ONES_PAIR)
+
+
+_RUNS: dict[int, int] = {}  # a run of suit counts (4 bits a rank, lowest first) -> its table
+
+
+def _run_table(code: int) -> int:
+    """The table of a run of suit counts (``code``: 4 bits a rank, the lowest rank first), by
+    the choices for its lowest held tile as ``rules.hand._suit_options`` decomposes it (left
+    alone, a pung, a pair as a partial set or as the pair, a chow, two-tile partial chows); the
+    best of each cell over every decomposition, memoised on the code (compiled: no interpreted
+    recursion and sets of options for a block not seen before)."""
+    found = _RUNS.get(code)
+    if found is not None:
+        return found
+    if code == 0:
+        return 0
+    low = code & 15
+    if low == 0:
+        out = _run_table(code >> 4)
+    else:
+        out = _run_table(code - 1)  # the lowest tile left alone
+        if low >= 3:
+            out = _most(out, _with_block(_run_table(code - 3), 2))  # a pung
+        if low >= 2:
+            pair_rest = _run_table(code - 2)
+            out = _most(out, _with_block(pair_rest, 1))  # a pair as a partial set
+            out = _most(out, _with_pair(pair_rest))  # the pair
+        second, third = code >> 4 & 15, code >> 8 & 15
+        if second:
+            if third:
+                out = _most(out, _with_block(_run_table(code - 0x111), 2))  # a chow
+            out = _most(out, _with_block(_run_table(code - 0x11), 1))  # two ranks in a row
+        if third:
+            out = _most(out, _with_block(_run_table(code - 0x101), 1))  # one rank between
+    if len(_RUNS) >= _LIMIT:
+        _RUNS.clear()
+    _RUNS[code] = out
+    return out
 
 
 def _suit_table(code: int) -> int:
     """A suit's table (``code``: its 9 counts, 4 bits a rank) as the merge of its blocks: runs
     of ranks split by two or more empty ranks share no set or partial set, and blocks recur far
-    more often than whole suits do."""
-    counts = [code >> (4 * r) & 15 for r in range(9)]
+    more often than whole suits do (each block's table from its code, ``_run_table``)."""
     out = 0
     start = end = -1
     gap = 0
     for r in range(9):
-        if counts[r]:
+        if code >> (4 * r) & 15:
             if start < 0:
                 start = r
             gap = 0
@@ -377,11 +424,16 @@ def _suit_table(code: int) -> int:
         elif start >= 0:
             gap += 1
             if gap == 2:
-                out = _merged(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
+                out = _merged(out, _run_table(_block_code(code, start, end)), _ROW - 1)
                 start = -1
     if start >= 0:
-        out = _merged(out, _block_table(tuple(counts[start : end + 1])), _ROW - 1)
+        out = _merged(out, _run_table(_block_code(code, start, end)), _ROW - 1)
     return out
+
+
+def _block_code(code: int, start: int, end: int) -> int:
+    """The counts of ranks ``start``..``end`` of a suit's code, the lowest first."""
+    return code >> (4 * start) & (1 << (4 * (end - start + 1))) - 1
 
 
 def _table(key: int) -> int:

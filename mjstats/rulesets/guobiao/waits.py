@@ -264,21 +264,47 @@ def waits(hand: str | Iterable[object], melds: Iterable[Sequence[object]] = ()) 
 # --- waits as a kinds mask, for the decision judge -----------------------------------------------
 
 
+def _kinds_mask(kinds: Iterable[int]) -> int:
+    out = 0
+    for k in kinds:
+        out |= 1 << k
+    return out
+
+
+_TERMINALS_MASK: Final = _kinds_mask(TERMINALS_AND_HONOURS)
+_STRAIGHT_MASKS: Final = tuple(_kinds_mask(straight) for straight in KNITTED_STRAIGHTS)
+_SUITED_MASK: Final = (1 << 27) - 1
+
+
+def _ones(mask: int) -> int:
+    """The set bits of a kinds mask (compiled: a C loop, where ``int.bit_count`` is a method call)."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
 def special_may_wait(counts: tuple[int, ...], melds: int) -> bool:
     """Whether a 13 - 3m tile hand (34 counts) may wait on a special form (十三幺, 全不靠,
-    组合龙): each test is necessary for its form to be one tile away, as in ``shanten``."""
+    组合龙): each test is necessary for its form to be one tile away, as in ``shanten``. The
+    kinds held are one mask, counted by bits (no tuple.count or generator over the counts)."""
     if melds > 1:
         return False  # reference guobiao.md: special forms are concealed, 组合龙 takes one meld
+    held = 0
+    for k in range(34):
+        if counts[k]:
+            held |= 1 << k
     if melds == 0:
-        kinds = 34 - counts.count(0)
+        kinds = _ones(held)
         if kinds >= 13:  # 全不靠: 13 different kinds
             return True
-        if kinds >= 12 and sum(1 for t in _TERMINALS if counts[t]) >= 12:  # 十三幺
+        if kinds >= 12 and _ones(held & _TERMINALS_MASK) >= 12:  # 十三幺
             return True
     # 组合龙: 8 of a knitted straight's 9 tiles
-    return 27 - counts[:27].count(0) >= 8 and any(
-        sum(1 for t in straight if counts[t]) >= 8 for straight in _STRAIGHTS
-    )
+    if _ones(held & _SUITED_MASK) < 8:
+        return False
+    return any(_ones(held & straight) >= 8 for straight in _STRAIGHT_MASKS)
 
 
 _MELD_SPAN = {"CHI": (-1, 0, 1), "PENG": (0, 0, 0), "GANG": (0, 0, 0, 0)}

@@ -16,7 +16,7 @@ from typing import Final, NoReturn
 from mypy_extensions import mypyc_attr
 
 from mjstats.errors import InvalidHand, NotWinningHand, ProfileError
-from mjstats.records import EVENT_FIELDS, Event, EventKind, Hand, Outcome, Win, WinKind
+from mjstats.records import Event, EventKind, Hand, Outcome, Win, WinKind
 from mjstats.replay.checks import CATALOGUE
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import ComputedWin, Meld, ReplayProfile, WinContext
@@ -54,18 +54,6 @@ _IGNORED: Final = EventKind.IGNORED
 _HU: Final = EventKind.HU
 _HUANG: Final = EventKind.HUANG
 _ROB_KONG: Final = WinKind.ROB_KONG
-# an Event's fields by place, read as ``ev[_SEAT]`` in the per-event handlers: in the compiled
-# build an item of the named tuple is a native tuple read, where ``ev.seat`` is a generic
-# attribute look-up through the class's descriptor (~80 M instructions a 2,000-hand part)
-_SEQ: Final = 0
-_KIND: Final = 1
-_SEAT: Final = 2
-_TILE: Final = 3
-_TILES: Final = 4
-_FROM_SEAT: Final = 5
-_CLAIMED: Final = 6
-if EVENT_FIELDS[:7] != ("seq", "kind", "seat", "tile", "tiles", "from_seat", "claimed"):
-    raise ImportError(f"Event's fields moved ({EVENT_FIELDS}): the replayer reads them by place")
 # a claim's kind as text (``EventKind.value`` is a Python property of the Enum class: two
 # interpreted calls a claim)
 _CLAIM_NAMES: Final[dict[EventKind, str]] = {k: k.value for k in (_CHI, _PENG, _GANG)}
@@ -230,8 +218,8 @@ class HandReplay:
         handlers, turns = self.handlers, self.turns
         try:
             for event in self.hand.events:
-                self.seq = event[_SEQ]
-                kind = event[_KIND]
+                self.seq = event.seq
+                kind = event.kind
                 # the phases of nearly every event need no extra work (two identity tests: ``in``
                 # a tuple compared the other phase by ``==``, a generic call, ~230 instructions)
                 phase = state.phase
@@ -239,7 +227,7 @@ class HandReplay:
                     self.before_event(event)
                 if kind is not _IGNORED:
                     self.last_claim = None
-                seat = event[_SEAT]
+                seat = event.seat
                 if seat is not None and not 0 <= seat < 4:
                     self.stop(f"seat {seat} out of range")
                 handler = handlers.get(kind)
@@ -397,7 +385,7 @@ class HandReplay:
 
     # --- handlers ------------------------------------------------------------------------------
     def on_deal(self, ev: Event) -> None:
-        state, seat, tiles = self.state, ev[_SEAT], ev[_TILES]
+        state, seat = self.state, ev.seat
         if seat is None:
             self.stop("a deal without a seat")
         if state.phase is not _DEAL_PHASE or state.dealt[seat]:
@@ -405,11 +393,11 @@ class HandReplay:
             self.stop("a second deal")
         state.dealt[seat] = True
         want = self.profile.deal_size(self.hand, seat)
-        if len(tiles) != want:
-            self.report("deal.size", f"seat {seat} is dealt {len(tiles)} tiles", want, len(tiles))
+        if len(ev.tiles) != want:
+            self.report("deal.size", f"seat {seat} is dealt {len(ev.tiles)} tiles", want, len(ev.tiles))
         seen, kinds, player = state.seen, self.num_kinds, state.seats[seat]
         concealed = player.concealed
-        for dealt in tiles:
+        for dealt in ev.tiles:
             tile: int = dealt  # a plain int: native list indexing in the compiled build
             if tile < kinds and seen[tile] < 4:  # enter_play, nothing to report
                 # ``x[i] = x[i] + 1``, not ``x[i] += 1``: mypyc adds the item as a native int,
@@ -423,8 +411,8 @@ class HandReplay:
             self.end_deal()
 
     def on_draw(self, ev: Event) -> None:
-        # each field read once, by place (_SEAT): a native tuple read in the compiled build
-        state, seat, drawn = self.state, ev[_SEAT], ev[_TILE]
+        # each field read once: an Event field is a generic attribute look-up in the compiled build
+        state, seat, drawn = self.state, ev.seat, ev.tile
         if seat is None or drawn is None:
             self.stop("a draw without a seat or tile")
         phase = state.phase
@@ -494,7 +482,7 @@ class HandReplay:
             self.report("turn.order", f"seat {seat} {what} out of turn", "another seat", f"seat {seat}")
 
     def on_discard(self, ev: Event) -> None:
-        state, seat, tile = self.state, ev[_SEAT], ev[_TILE]
+        state, seat, tile = self.state, ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("a discard without a seat or tile")
         player = state.seats[seat]
@@ -520,10 +508,9 @@ class HandReplay:
         state.drawn = None
 
     def on_claim(self, ev: Event) -> None:
-        state, seat, event_kind, named = self.state, ev[_SEAT], ev[_KIND], ev[_TILE]
-        from_seat = ev[_FROM_SEAT]
-        kind = _CLAIM_NAMES[event_kind]
-        if seat is None or named is None:
+        state, seat = self.state, ev.seat
+        kind = _CLAIM_NAMES[ev.kind]
+        if seat is None or ev.tile is None:
             self.stop(f"a {kind} without a seat or tile")
         if state.phase is not _CLAIM_PHASE:
             self.report(
@@ -536,12 +523,12 @@ class HandReplay:
         discarder, tile = state.actor, state.last_tile
         # a CLAIM phase always has its discarder and discard (on_discard sets both)
         assert discarder is not None and tile is not None
-        if from_seat is not None and from_seat != discarder:
+        if ev.from_seat is not None and ev.from_seat != discarder:
             self.report(
                 "claim.target",
-                f"the {kind} names seat {from_seat} as discarder",
+                f"the {kind} names seat {ev.from_seat} as discarder",
                 f"seat {discarder}",
-                f"seat {from_seat}",
+                f"seat {ev.from_seat}",
             )
         if seat == discarder:
             self.report(
@@ -558,10 +545,9 @@ class HandReplay:
                 kind,
             )
         player = state.seats[seat]
-        if event_kind is _CHI:
-            middle = named
-            taken = ev[_CLAIMED]
-            claimed = taken if taken is not None else tile
+        if ev.kind is _CHI:
+            middle = ev.tile
+            claimed = ev.claimed if ev.claimed is not None else tile
             if claimed != tile:
                 self.report(
                     "claim.target",
@@ -592,14 +578,14 @@ class HandReplay:
                 if other != tile:
                     state.visible[other] += 1
         else:
-            if named != tile:
+            if ev.tile != tile:
                 self.report(
                     "claim.target",
                     f"the {kind} names a tile other than the last discard",
                     _t(tile),
-                    _t(named),
+                    _t(ev.tile),
                 )
-            need = 2 if event_kind is _PENG else 3
+            need = 2 if ev.kind is _PENG else 3
             self.take(seat, tile, need, "claim.not_held", f"{kind}s with")
             state.visible[tile] += need
             meld = Meld("PENG" if need == 2 else "GANG", tile, (seat - discarder) % 4)
@@ -609,13 +595,13 @@ class HandReplay:
             river[-1] = (river[-1][0], True)
         state.actor = seat
         state.drawn = None
-        state.phase = _KONG_PHASE if event_kind is _GANG else _DISCARD_PHASE
+        state.phase = _KONG_PHASE if ev.kind is _GANG else _DISCARD_PHASE
         state.after_kong = False
         self.last_claim = (kind, seat)
         self.claim_from = discarder
 
     def on_concealed_kong(self, ev: Event) -> None:
-        state, seat, tile = self.state, ev[_SEAT], ev[_TILE]
+        state, seat, tile = self.state, ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("a concealed kong without a seat or tile")
         self.check_own_turn(seat, "declares a concealed kong")
@@ -626,7 +612,7 @@ class HandReplay:
         state.drawn = None
 
     def on_added_kong(self, ev: Event) -> None:
-        state, seat, tile = self.state, ev[_SEAT], ev[_TILE]
+        state, seat, tile = self.state, ev.seat, ev.tile
         if seat is None or tile is None:
             self.stop("an added kong without a seat or tile")
         self.check_own_turn(seat, "adds a kong")

@@ -96,8 +96,8 @@ def _as_events(rows: Iterator[tuple[Any, ...]]) -> list[Event]:
     (Event, row) pair is zip's result tuple, reused from row to row, and starmap passes it as the
     call's argument tuple, where a direct call builds one each time (callgrind: ~200 of ~1,000
     instructions an event less). The rows come from a ``zip`` of the columns: the row tuple is
-    zip's, built in C, where a loop here built it item by item (read-back of a 2,000-hand
-    Botzone part: ~1,100 instructions an event less, docs/compiled.md)."""
+    zip's, built in C, where a loop here built it item by item from code columns (read-back of
+    a 2,000-hand Botzone part: ~300 instructions an event less, docs/compiled.md)."""
     new: Any = tuple.__new__
     return list(starmap(new, zip(repeat(Event), rows)))  # noqa: RUF058 (map makes a tuple a call)
 

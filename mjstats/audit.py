@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mjstats.errors import DatasetError, ProfileError
+from mjstats.errors import ProfileError
 from mjstats.gc_pause import paused_collection
 from mjstats.records import DUPLICATE_HAND, Hand, Win
 from mjstats.replay import (
@@ -324,19 +324,22 @@ class PartSlicer:
         def cut(name: str, offsets: list[int]) -> pa.Table:
             return t[name].slice(offsets[start], offsets[stop] - offsets[start])
 
-        try:
-            return list(
-                hands_from_tables(
-                    self.ruleset,
-                    t["hands"].slice(start, stop - start),
-                    cut("events", self.events),
-                    cut("wins", self.wins),
-                    cut("fans", self.fans),
-                    cut("payments", self.payments),
-                )
+        def starts(offsets: list[int]) -> list[int]:  # the hands' rows, from the slice's first
+            first = offsets[start]
+            return [at - first for at in offsets[start : stop + 1]]
+
+        return list(
+            hands_from_tables(
+                self.ruleset,
+                t["hands"].slice(start, stop - start),
+                cut("events", self.events),
+                cut("wins", self.wins),
+                cut("fans", self.fans),
+                cut("payments", self.payments),
+                starts=(starts(self.wins), starts(self.fans), starts(self.payments)),
+                where=self.where,  # a damaged file: say which part holds it
             )
-        except DatasetError as exc:  # a damaged file: say which part holds it
-            raise DatasetError(f"{self.where}: {exc}") from None
+        )
 
 
 def _read_part_table(path: Path, name: str) -> pa.Table:

@@ -127,16 +127,16 @@ def test_a_stored_tile_code_that_names_no_tile_is_refused() -> None:
     """A tile code outside the kinds' range (no file ingest writes holds one) is a damaged part
     file: DatasetError naming the column, never a tile read by wrapping round the kinds."""
     from mjstats.errors import DatasetError
-    from mjstats.store.rebuild import TILE_CODES
-    from mjstats.store.schema import _tile_codes
+    from mjstats.store.schema import _tiles
     from mjstats.tiles import ALL_KINDS
 
     column = pa.chunked_array([pa.array([0, 33, None, 41], pa.int8())])
-    codes = _tile_codes(column, "tile")
-    assert [TILE_CODES[c] for c in codes] == [ALL_KINDS[0], ALL_KINDS[33], None, ALL_KINDS[41]]
+    tiles = _tiles(column, "tile")
+    assert tiles == [ALL_KINDS[0], ALL_KINDS[33], None, ALL_KINDS[41]]
+    assert all(t is k for t, k in zip(tiles, [ALL_KINDS[0], ALL_KINDS[33], None, ALL_KINDS[41]], strict=True))
     for bad in (42, -1, -43, 127):
         with pytest.raises(DatasetError, match=f"'claimed' holds tile code {bad},"):
-            _tile_codes(pa.chunked_array([pa.array([None, 3, bad], pa.int8())]), "claimed")
+            _tiles(pa.chunked_array([pa.array([None, 3, bad], pa.int8())]), "claimed")
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from mjstats.replay.checks import CATALOGUE
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import ComputedWin, Meld, ReplayProfile, WinContext
 from mjstats.replay.state import Phase, TableState, TurnState
+from mjstats.slot_setters import frozen_record, record_setters
 from mjstats.tiles import ALL_KINDS
 
 __all__ = [
@@ -131,6 +132,13 @@ class ReplayResult:
         if any(f.severity is Severity.ERROR for f in self.findings):
             return "errors"
         return "clean" if self.clean else "warnings"
+
+
+# the records made once a hand (ReplayResult) or a win (WinContext), built by their slots'
+# setters: their dataclass __init__ runs as interpreted Python even in the compiled build, an
+# object.__setattr__ call a field (callgrind: ~22,000 instructions a WinContext)
+_REPLAY_RESULT = record_setters(ReplayResult)
+_WIN_CONTEXT = record_setters(WinContext)
 
 
 class _Stop(Exception):
@@ -244,17 +252,13 @@ class HandReplay:
             self.check_win_count()
         except _Stop:
             stopped = True
-        return ReplayResult(
-            match_id=self.hand.match_id,
-            hand_no=self.hand.hand_no,
-            profile=self.profile.name,
-            findings=tuple(self.findings),
-            stopped=stopped,
-            context=self.context,
-            win=self.win,
-            turns=tuple(self.turns) if self.turns is not None else (),
-            more_wins=tuple(self.more_wins),
-        )
+        # ReplayResult(match_id, hand_no, profile, findings, stopped, context, win, turns, more_wins)
+        values = (
+            self.hand.match_id, self.hand.hand_no, self.profile.name, tuple(self.findings), stopped,
+            self.context, self.win, tuple(self.turns) if self.turns is not None else (),
+            tuple(self.more_wins),
+        )  # fmt: skip
+        return frozen_record(ReplayResult, _REPLAY_RESULT, values)
 
     def check_win_count(self) -> None:
         """Every recorded win has its Hu event (the events' extra Hus are found at each Hu)."""
@@ -730,20 +734,16 @@ class HandReplay:
         if not self.check_size(seat, self.full if self_drawn else self.full - 1, "wins"):
             return
         others = state.visible[tile] - (0 if self_drawn else 1)  # the winning tile itself is not
-        ctx = WinContext(
-            winner=seat,
-            discarder=discarder,
-            concealed=tuple(t for t, n in enumerate(concealed) for _ in range(n)),
-            melds=tuple(player.melds),
-            win_tile=tile,
-            self_drawn=self_drawn,
-            fourth_tile=others >= 3,  # 和绝张: the other three copies are on the table
-            kong_win=kong_win,
-            last_tile=last_tile,
-            seat_wind=self.hand.seat_wind(seat),
-            round_wind=self.hand.prevalent_wind,
-            flowers=self.flowers_of(seat),
-        )
+        # WinContext(winner, discarder, concealed, melds, win_tile, self_drawn, fourth_tile,
+        # kong_win, last_tile, seat_wind, round_wind, flowers), built by its slots' setters
+        values = (
+            seat, discarder, tuple(t for t, n in enumerate(concealed) for _ in range(n)),
+            tuple(player.melds), tile, self_drawn,
+            others >= 3,  # 和绝张: the other three copies are on the table
+            kong_win, last_tile, self.hand.seat_wind(seat), self.hand.prevalent_wind,
+            self.flowers_of(seat),
+        )  # fmt: skip
+        ctx = frozen_record(WinContext, _WIN_CONTEXT, values)
         self.score_win(ctx)
 
     def flowers_of(self, seat: int) -> int:

@@ -222,10 +222,8 @@ class Dataset:
         """The hands of one part file (bounded in size by the ingest chunk)."""
         sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
         tables = [pq.read_table(self.path / name / sub) for name in HAND_TABLES]
-        try:
-            return list(hands_from_tables(ruleset, *tables))
-        except DatasetError as exc:  # a damaged file: say which part holds it
-            raise DatasetError(f"{sub}: {exc}") from None
+        # a damaged file: the error says which part holds it
+        return list(hands_from_tables(ruleset, *tables, where=str(sub)))
 
 
 def live_version(path: str | Path) -> str:

@@ -8,6 +8,7 @@ audit reads back every hand it replays, about a hundred events each.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import repeat, starmap
 from typing import Any
 
@@ -57,67 +58,46 @@ _PROVENANCE = record_setters(Provenance)
 NO_TILE = len(ALL_KINDS)
 TILE_CODES: tuple[Any, ...] = (*ALL_KINDS, None)
 
-# events' rows held at once before they are made events (a part's slice holds millions of events:
-# its rows are not all kept beside them)
-_EVENT_CHUNK = 4096
-
-
 def events_from_columns(
     seq: list[Any],
     kinds: list[Any],
-    kind_codes: list[int],
     seat: list[Any],
-    tile_codes: list[int],
+    tiles: list[Any],
     dealt_rows: list[int],
     dealt_offsets: list[int],
-    dealt: list[int],
+    dealt: list[Any],
     from_seat: list[Any],
-    claimed_codes: list[int],
+    claimed: list[Any],
     tail: list[Any],
     claims: list[Any],
-    claim_codes: list[int],
     wins: list[Any],
-    win_codes: list[int],
     line: list[Any],
 ) -> list[Event]:
-    """Every row as an :class:`Event`, the columns given as lists of one length. ``kind``,
-    ``claim`` and ``win`` as codes into ``kinds``, ``claims`` and ``wins`` (the enumerations'
-    members or the strings, None for a null row); ``tile`` and ``claimed`` as codes into
-    :data:`TILE_CODES` (:data:`NO_TILE` where null); the ``tiles`` list column as its non-empty
-    rows only, ``dealt_rows[k]`` holding the tile codes ``dealt[dealt_offsets[k]:dealt_offsets[k
-    + 1]]`` (every other row holds none: one shared empty tuple). Integer codes, not objects:
-    the loop reads them as native ints and indexes the tables, one object fetched a field."""
-    tiles = TILE_CODES
+    """Every row as an :class:`Event`, the columns given as lists of one length, each holding
+    the field's own objects (``kind`` and ``win`` their enumerations' members, ``tile`` and
+    ``claimed`` tiles; None where null); the ``tiles`` list column as its non-empty rows only,
+    ``dealt_rows[k]`` holding the tiles ``dealt[dealt_offsets[k]:dealt_offsets[k + 1]]`` (every
+    other row holds none: one shared empty tuple). The rows are zipped and made events in C
+    (:func:`_as_events`): no Python-level step an event."""
     n = len(seq)
     empty: tuple[Any, ...] = ()
     row_tiles: list[Any] = [empty] * n
     for k in range(len(dealt_rows)):
-        held: list[Any] = []
-        for j in range(dealt_offsets[k], dealt_offsets[k + 1]):
-            held.append(ALL_KINDS[dealt[j]])  # codes checked by the read-back (schema._tile_codes)
-        row_tiles[dealt_rows[k]] = tuple(held)
-    out: list[Event] = []
-    rows: list[tuple[Any, ...]] = []
-    for start in range(0, n, _EVENT_CHUNK):
-        rows.clear()
-        for i in range(start, min(n, start + _EVENT_CHUNK)):
-            rows.append(
-                (
-                    seq[i], kinds[kind_codes[i]], seat[i], tiles[tile_codes[i]], row_tiles[i],
-                    from_seat[i], tiles[claimed_codes[i]], tail[i], claims[claim_codes[i]],
-                    wins[win_codes[i]], line[i],
-                )
-            )  # fmt: skip
-        out.extend(_as_events(rows))
-    return out
+        row_tiles[dealt_rows[k]] = tuple(dealt[dealt_offsets[k] : dealt_offsets[k + 1]])
+    rows = zip(
+        seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line, strict=True
+    )  # fmt: skip
+    return _as_events(rows)
 
 
-def _as_events(rows: list[tuple[Any, ...]]) -> list[Event]:
+def _as_events(rows: Iterator[tuple[Any, ...]]) -> list[Event]:
     """Each row made an :class:`Event` by ``tuple.__new__`` (what the named tuple's own
     ``__new__`` ends in, without its Python frame). Called through ``starmap`` over ``zip``: the
     (Event, row) pair is zip's result tuple, reused from row to row, and starmap passes it as the
     call's argument tuple, where a direct call builds one each time (callgrind: ~200 of ~1,000
-    instructions an event less)."""
+    instructions an event less). The rows come from a ``zip`` of the columns: the row tuple is
+    zip's, built in C, where a loop here built it item by item from code columns (read-back of
+    a 2,000-hand Botzone part: ~300 instructions an event less, docs/compiled.md)."""
     new: Any = tuple.__new__
     return list(starmap(new, zip(repeat(Event), rows)))  # noqa: RUF058 (map makes a tuple a call)
 
@@ -129,46 +109,35 @@ def hands_from_columns(
     w: dict[str, list[Any]],
     f: dict[str, list[Any]],
     p: dict[str, list[Any]],
+    wins_at: list[int],
+    fans_at: list[int],
+    pays_at: list[int],
 ) -> list[Hand]:
     """The hands of aligned slices of the tables, each table as ``{column: list}``: the hands'
     rows with their ``n_events`` consecutive ``events``, their wins, fans and payments (rows
-    grouped per hand, in hand order, keyed by match_id and hand_no). The records are built by
-    their slots' setters (``mjstats.slot_setters``), not their constructors: the same records."""
+    grouped per hand, in hand order: hand ``i``'s are rows ``wins_at[i]:wins_at[i + 1]`` and so
+    on, :func:`group_starts`; a win's fans are its hand's fan rows of its ``win_no``). The
+    records are built by their slots' setters (``mjstats.slot_setters``), not their
+    constructors: the same records."""
     tiles = ALL_KINDS
-    # fans, wins and payments are grouped per hand in order; index them by (match_id, hand_no)
-    fan_rows: dict[tuple[str, int, int | None], list[FanEntry]] = {}
     # one FanEntry per (name, count, points), shared by every win that records it (immutable)
     entries: dict[tuple[str, int, int | None], FanEntry] = {}
-    for mid, no, win_no, name, count, points in zip(
-        f["match_id"], f["hand_no"], f["win_no"], f["name"], f["count"], f["points"], strict=True
-    ):
+    fan_entries: list[FanEntry] = []  # each fan row's
+    for name, count, points in zip(f["name"], f["count"], f["points"], strict=True):
         entry = entries.get((name, count, points))
         if entry is None:
             entry = entries[(name, count, points)] = FanEntry(name, count, points)
-        fan_rows.setdefault((mid, no, win_no), []).append(entry)
-    win_rows: dict[tuple[str, int], list[Win]] = {}
+        fan_entries.append(entry)
+    fan_nos: list[Any] = f["win_no"]
+    win_nos: list[Any] = w["win_no"]
     winners, losers, win_tiles, self_drawn = w["winner"], w["loser"], w["win_tile"], w["self_drawn"]
     fan_totals, patterns = w["fan_total"], w["pattern"]
-    no_fans: tuple[FanEntry, ...] = ()
-    for i, (mid, no, win_no) in enumerate(zip(w["match_id"], w["hand_no"], w["win_no"], strict=True)):
-        win_tile = win_tiles[i]
-        fans = fan_rows.get((mid, no, win_no))
-        win_values = (
-            winners[i], losers[i], None if win_tile is None else tiles[win_tile], self_drawn[i],
-            fan_totals[i], no_fans if fans is None else tuple(fans), patterns[i],
-        )  # fmt: skip
-        win_rows.setdefault((mid, no), []).append(frozen_record(Win, _WIN, win_values))
-    pay_rows: dict[tuple[str, int], list[int]] = {}
-    for i, key in enumerate(zip(p["match_id"], p["hand_no"], strict=True)):
-        pay_rows.setdefault(key, []).append(i)
     seats, scores_of, reasons, pay_nos = p["seat"], p["score"], p["reason"], p["win_no"]
     match_ids, hand_nos, n_events, has_scores = h["match_id"], h["hand_no"], h["n_events"], h["has_scores"]
     outcomes, profiles, dealers, winds = h["outcome"], h["profile"], h["dealer"], h["prevalent_wind"]
     players, styles, streaks, golds = h["players"], h["styles"], h["streak"], h["gold"]
     walls, dice_rows, started, metas = h["wall"], h["dice"], h["started_at"], h["meta"]
     sources, lines, origins, origin_lines = h["source"], h["line"], h["origin"], h["origin_line"]
-    no_rows: list[int] = []
-    no_wins: list[Win] = []
     no_payments: tuple[Payment, ...] = ()
     out: list[Hand] = []
     ei = 0
@@ -177,8 +146,19 @@ def hands_from_columns(
         n: int = n_events[i]
         evs = tuple(events[ei : ei + n])
         ei += n
-        rows = pay_rows.get((mid, no), no_rows)
-        wins = tuple(win_rows.get((mid, no), no_wins))
+        rows = range(pays_at[i], pays_at[i + 1])
+        hand_wins: list[Win] = []
+        first_fan, end_fan = fans_at[i], fans_at[i + 1]
+        for k in range(wins_at[i], wins_at[i + 1]):
+            win_no = win_nos[k]
+            win_tile = win_tiles[k]
+            fans = tuple([fan_entries[j] for j in range(first_fan, end_fan) if fan_nos[j] == win_no])
+            win_values = (
+                winners[k], losers[k], None if win_tile is None else tiles[win_tile], self_drawn[k],
+                fan_totals[k], fans, patterns[k],
+            )  # fmt: skip
+            hand_wins.append(frozen_record(Win, _WIN, win_values))
+        wins = tuple(hand_wins)
         outcome = OUTCOMES[outcomes[i]]
         if has_scores[i] and all(reasons[j] is None for j in rows):
             net = [0, 0, 0, 0]

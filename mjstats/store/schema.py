@@ -29,11 +29,18 @@ from mjstats.store.arrow_columns import (
     int_values,
     ints_or_none,
     list_lengths,
-    scattered,
     table_from_columns,
     valid_mask,
 )
-from mjstats.store.rebuild import EVENT_KINDS, NO_TILE, WIN_KINDS, events_from_columns, hands_from_columns
+from mjstats.store.rebuild import (
+    EVENT_KINDS,
+    NO_TILE,
+    TILE_CODES,
+    WIN_KINDS,
+    events_from_columns,
+    group_starts,
+    hands_from_columns,
+)
 
 __all__ = [
     "HAND_TABLES",
@@ -288,15 +295,15 @@ def rejects_table(rejects: list[Reject]) -> pa.Table:
     )
 
 
-def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any] | None) -> tuple[list[Any], list[int]]:
-    """A string column mapped through ``lookup`` (None: the strings themselves) as a table and
-    each row's code into it (a null row: the table's None), one lookup per distinct value: each
-    chunk dictionary-encoded (as stored in the part files: the audit reads ``kind``, ``claim``
-    and ``win`` that way, see ``audit.PartSlicer``), its dictionary mapped and its indices
-    shifted past the chunks before."""
-    table: list[Any] = [None]  # code 0: a null row
+def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any] | None) -> list[Any]:
+    """A string column mapped through ``lookup`` (None: the strings themselves), one object a
+    row (None where null), one lookup per distinct value: each chunk dictionary-encoded (as
+    stored in the part files: the audit reads ``kind``, ``claim`` and ``win`` that way, see
+    ``audit.PartSlicer``), its dictionary mapped and its indices, shifted past the chunks
+    before, taken from the mapped values by numpy (one C loop, no int object a row)."""
     if column.null_count == len(column):  # all null (an event's ``win``, mostly): nothing to map
-        return table, [0] * len(column)
+        return [None] * len(column)
+    table: list[Any] = [None]  # code 0: a null row
     codes: list[np.ndarray] = []
     for chunk in column.chunks:
         encoded = chunk if pa.types.is_dictionary(chunk.type) else chunk.dictionary_encode()
@@ -305,19 +312,29 @@ def _decoded(column: pa.ChunkedArray, lookup: dict[str, Any] | None) -> tuple[li
         table += values if lookup is None else [None if v is None else lookup[v] for v in values]
         # a null index (or a null in the dictionary) reads the table's None
         codes.append(int_values(encoded.indices, fill=-first).astype(np.int64) + first)
-    return table, np.concatenate(codes).tolist() if codes else []
+    if not codes:
+        return []
+    return _objects(table)[np.concatenate(codes)].tolist()
 
 
-def _tile_codes(values: pa.ChunkedArray | pa.Array, column: str) -> list[int]:
-    """A tile column's codes into ``rebuild.TILE_CODES``: the stored code, ``NO_TILE`` where
-    null (codes checked by :func:`_checked_tiles`)."""
+def _objects(values: list[Any] | tuple[Any, ...]) -> np.ndarray:
+    """``values`` as a one-dimensional numpy array of the same objects (for ``take``: a column
+    of codes into them becomes a column of objects in C)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+# every tile kind by its code, then None for a null tile (``rebuild.TILE_CODES``)
+_TILES = _objects(TILE_CODES)
+
+
+def _tiles(values: pa.ChunkedArray | pa.Array, column: str) -> list[Any]:
+    """A tile column as its tiles, None where null (codes checked by :func:`_checked_tiles`)."""
     codes, valid = _checked_tiles(values, column)
-    if valid is None:
-        return codes.tolist()
-    if 2 * values.null_count > len(values):  # mostly null (``claimed``): set the few tiles
-        return scattered(codes, valid, NO_TILE)
-    codes[~valid] = NO_TILE
-    return codes.tolist()
+    if valid is not None:
+        codes[~valid] = NO_TILE
+    return _TILES[codes].tolist()
 
 
 def _checked_tiles(values: pa.ChunkedArray | pa.Array, column: str) -> tuple[np.ndarray, np.ndarray | None]:
@@ -361,24 +378,21 @@ def _booleans(values: pa.ChunkedArray) -> list[Any]:
 
 def _events_of(t: pa.Table) -> list[Event]:
     """Every row of an events slice as an Event: the columns decoded whole from their buffers
-    (``arrow_columns``: no pandas, no compute calls) and dictionary encoding, as codes where a
-    table of objects serves (kinds, tiles), the rows built by ``store.rebuild`` (compiled in the
-    compiled build; the audit's hot path)."""
+    (``arrow_columns``: no pandas, no compute calls) and dictionary encoding into the fields'
+    own objects (kinds and tiles taken from tables of them by code), the rows made events by
+    ``store.rebuild`` (compiled in the compiled build; the audit's hot path)."""
     sizes, dealt = _tile_lists(t.column("tiles"), "tiles")
     # only the rows holding tiles (a deal, an exchange) are cut out of the flattened items
     dealt_rows = np.flatnonzero(sizes)
     dealt_offsets = np.zeros(len(dealt_rows) + 1, np.int64)
     np.cumsum(sizes[dealt_rows], out=dealt_offsets[1:])
-    kinds, kind_codes = _decoded(t.column("kind"), EVENT_KINDS)
-    claims, claim_codes = _decoded(t.column("claim"), None)
-    wins, win_codes = _decoded(t.column("win"), WIN_KINDS)
     return events_from_columns(
-        ints_or_none(t.column("seq")), kinds, kind_codes,
-        ints_or_none(t.column("seat")), _tile_codes(t.column("tile"), "tile"),
-        dealt_rows.tolist(), dealt_offsets.tolist(), _tile_codes(dealt, "tiles"),
-        ints_or_none(t.column("from_seat")), _tile_codes(t.column("claimed"), "claimed"),
-        _booleans(t.column("tail")), claims, claim_codes, wins, win_codes,
-        ints_or_none(t.column("line")),
+        ints_or_none(t.column("seq")), _decoded(t.column("kind"), EVENT_KINDS),
+        ints_or_none(t.column("seat")), _tiles(t.column("tile"), "tile"),
+        dealt_rows.tolist(), dealt_offsets.tolist(), _tiles(dealt, "tiles"),
+        ints_or_none(t.column("from_seat")), _tiles(t.column("claimed"), "claimed"),
+        _booleans(t.column("tail")), _decoded(t.column("claim"), None),
+        _decoded(t.column("win"), WIN_KINDS), ints_or_none(t.column("line")),
     )  # fmt: skip
 
 
@@ -389,8 +403,32 @@ def hands_from_tables(
     wins: pa.Table,
     fans: pa.Table,
     payments: pa.Table,
+    *,
+    starts: tuple[list[int], list[int], list[int]] | None = None,
+    where: str | None = None,
 ) -> Iterator[Hand]:
-    """Rebuild Hand records from aligned slices of the tables (same hands, same order)."""
+    """Rebuild Hand records from aligned slices of the tables (same hands, same order; each
+    hand's wins, fans and payments rows together, in hand order). ``starts``: where each hand's
+    rows start in ``wins``, ``fans`` and ``payments`` and their ends (:func:`rebuild.group_starts`,
+    which the audit's slicer already holds), else found here from the keys. ``where`` (a part
+    file) prefixes a damaged file's :class:`DatasetError`."""
+    try:
+        return _hands_from_tables(ruleset, hands, events, wins, fans, payments, starts)
+    except DatasetError as exc:
+        if where is None:
+            raise
+        raise DatasetError(f"{where}: {exc}") from None
+
+
+def _hands_from_tables(
+    ruleset: str,
+    hands: pa.Table,
+    events: pa.Table,
+    wins: pa.Table,
+    fans: pa.Table,
+    payments: pa.Table,
+    starts: tuple[list[int], list[int], list[int]] | None,
+) -> Iterator[Hand]:
     # the tiles the rebuild indexes per hand (not per event): a damaged code refused here too
     for table, column in ((wins, "win_tile"), (hands, "gold"), (hands, "wall")):
         if column in table.column_names:
@@ -412,4 +450,17 @@ def hands_from_tables(
     n_hands = len(h["match_id"])
     h["origin"] = h.get("origin") or [None] * n_hands
     h["origin_line"] = h.get("origin_line") or [None] * n_hands
-    return iter(hands_from_columns(ruleset, h, _events_of(events), w, f, p))
+    if starts is None:
+        starts = _row_starts(h, w), _row_starts(h, f), _row_starts(h, p)
+    return iter(hands_from_columns(ruleset, h, _events_of(events), w, f, p, *starts))
+
+
+def _row_starts(h: dict[str, list[Any]], table: dict[str, list[Any]]) -> list[int]:
+    """Where each hand of ``h`` starts in ``table`` (rows grouped per hand, in hand order) and
+    the end, by (match_id, hand_no): :func:`rebuild.group_starts` on each key's place."""
+    place: dict[tuple[Any, Any], int] = {}
+    for i, key in enumerate(zip(h["match_id"], h["hand_no"], strict=True)):
+        place.setdefault(key, i)
+    hand_keys = [place[key] for key in zip(h["match_id"], h["hand_no"], strict=True)]
+    row_keys = [place.get(key, -1) for key in zip(table["match_id"], table["hand_no"], strict=True)]
+    return group_starts(hand_keys, row_keys)

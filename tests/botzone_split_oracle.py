@@ -26,7 +26,7 @@ def irregular(block: bytes) -> bool:
 def records_of_block(block: bytes, first: int, limit: int) -> Iterator[tuple[int, bytes | Cut]]:
     """The records of a block ending in a newline, lines numbered from ``first`` (the old cut)."""
     if irregular(block):
-        yield from _split_lines((line + b"\n" for line in block.split(b"\n")[:-1]), first, limit)
+        yield from _split_lines((line + b"\n" for line in block.split(b"\n")[:-1]), first, limit, bom=False)
         return
     line = first
     for part in block.split(b"\n\n"):

@@ -90,3 +90,12 @@ def test_the_sample_renumbered_is_cut_regularly_and_as_before(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setattr(botzone, "_BLOCK", 64 << 10)
     assert got == _old_split(data, None, monkeypatch)
+
+
+def test_a_second_byte_order_mark_stays_in_its_line() -> None:
+    """A file opening with two byte-order marks, the second on a line a Match line follows (the
+    block goes through the line splitter): only the file's own mark is dropped, as line by line."""
+    data = b"\xef\xbb\xbf\xef\xbb\xbfMatch y\n" + _SHORT[0].encode("utf-8") + b"\n"
+    got = list(botzone.split_records(io.BytesIO(data)))
+    assert got == list(botzone._split_lines(botzone._as_bytes(io.BytesIO(data)), 1))
+    assert got[0] == (1, b"\xef\xbb\xbfMatch y\n")

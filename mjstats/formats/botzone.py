@@ -91,16 +91,17 @@ def split_records(
 
 
 def _split_lines(
-    lines: Iterable[bytes], first: int, limit: int | None = None
+    lines: Iterable[bytes], first: int, limit: int | None = None, *, bom: bool = True
 ) -> Iterator[tuple[int, bytes | Cut]]:
-    """The reference splitter: line by line, lines numbered from ``first``."""
+    """The reference splitter: line by line, lines numbered from ``first``; ``bom``: a byte-order
+    mark opening line 1 is dropped (False: the caller dropped it already)."""
     if limit is None:
         limit = current_limits().max_record_bytes
     group: list[bytes] = []
     size = 0
     start = 0
     for number, raw in enumerate(lines, first):
-        if number == 1:
+        if number == 1 and bom:
             raw = raw.removeprefix(BOM)
         if raw.isspace() or not raw:  # a blank line ends a record
             if group:
@@ -203,7 +204,8 @@ def _records_of_block(block: bytes, first: int, limit: int) -> tuple[list[tuple[
     if _irregular(block, data, ends):
         # lines end at "\n" only, as when iterating over the file (a lone "\r" is not a break)
         lines = (line + b"\n" for line in block.split(b"\n")[:-1])
-        return list(_split_lines(lines, first, limit)), len(ends)
+        # the file's byte-order mark went with its first block: a second one is the line's own
+        return list(_split_lines(lines, first, limit, bom=False)), len(ends)
     # block = P0 "\n\n" P1 "\n\n" ... Pn: a part starts after the newlines before it, each one
     # line (a part with k newlines spans k + 1 lines, the separator's second newline is blank)
     parts = block.split(b"\n\n")

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -49,7 +49,6 @@ from mjstats.replay import (
     profile_for,
     replay_hand,
 )
-from mjstats.rulesets import recorded
 from mjstats.store import open_dataset
 from mjstats.store.arrow_columns import (
     empty_table,
@@ -64,9 +63,6 @@ from mjstats.store.layout import new_version
 from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
-
-if TYPE_CHECKING:
-    from mjstats.workers import StandbyWorkers
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
@@ -477,26 +473,12 @@ def _match_edges(hands_file: Path, edges: list[int]) -> list[int]:
     return moved
 
 
-def warm_standby() -> None:
-    """A standby audit worker's start (mjstats.workers.StandbyWorkers): this module's imports
-    (pyarrow, the store, the replay), then every recorded ruleset's replay profiles, so its
-    first task starts replaying at once."""
-    for ruleset in recorded():
-        if ruleset.replay is not None:
-            ruleset.load(ruleset.replay)
-
-
 def _pool_results(
     tasks: list[Task],
     jobs: int,
     profile: ReplayProfile | None,
     overrides: Mapping[str, ReplayProfile] | None = None,
-    standby: StandbyWorkers | None = None,
 ) -> Iterator[Any]:
-    if standby is not None and len(tasks) > 1:
-        # workers already started: this process and they share the tasks, in task order
-        yield from standby.share(replay_task, [(task, profile, overrides) for task in tasks])
-        return
     if jobs <= 1 or len(tasks) <= 1:
         _init_worker(profile, overrides)
         yield from map(_run_task, tasks)
@@ -599,7 +581,6 @@ def audit_dataset(
     flush_hands: int = FLUSH_HANDS,
     wait: float | None = None,
     on_wait: Callable[[Any], None] | None = None,
-    standby: StandbyWorkers | None = None,
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
@@ -610,9 +591,7 @@ def audit_dataset(
     applied to, say, ``"club.toml"``); ``batch_hands`` the hands per task (default: about four tasks per job;
     tasks never split a match, so checks across its hands see all of them). Rejected records are
     counted, never replayed. The run holds the dataset's writer lock throughout (another writer
-    makes it wait up to ``wait`` seconds, then DatasetBusy). ``standby``: workers started
-    earlier (``mjstats ingest --audit``, :func:`warm_standby`); where the default would replay in
-    this process alone (a small dataset), this process and they share the tasks instead.
+    makes it wait up to ``wait`` seconds, then DatasetBusy).
     """
     started = time.perf_counter()
     # a URL (s3://, memory://) is replayed from the local snapshot its reader takes (store.snapshot)
@@ -620,14 +599,8 @@ def audit_dataset(
     # one writer from the read to the store: no change may come in between
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
         rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-        asked = jobs
         tasks, jobs = plan_run(dataset.path, dataset.parts(), jobs, batch_hands, HANDS_PER_DEFAULT_JOB)
-        # started workers are used where the default chose this process alone (a bigger dataset
-        # gets its pool of one worker per core, whose start-up is a small share of its run)
-        shared = standby if asked is None and jobs == 1 and standby is not None else None
-        if shared is not None and len(tasks) > 1:
-            jobs = 1 + shared.count
-        results = _pool_results(tasks, jobs, profile, overrides, shared)
+        results = _pool_results(tasks, jobs, profile, overrides)
         return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
                              started=started, jobs=jobs)
 

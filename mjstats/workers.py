@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import importlib
 import multiprocessing.context
 import os
 import signal
@@ -33,7 +32,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -41,7 +40,7 @@ from typing import Any, TypeVar
 
 from mjstats.errors import MjstatsError
 
-__all__ = ["WATCH_SECONDS", "StandbyWorkers", "call_by_name", "ordered_map", "package_root", "pool_context"]
+__all__ = ["WATCH_SECONDS", "ordered_map", "package_root", "pool_context"]
 
 WATCH_SECONDS = 0.5  # how often a worker checks that its parent is still there
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -159,98 +158,3 @@ def ordered_map(
                            "and the dataset is unchanged") from None
     finally:  # also when the consumer stops early: queued tasks are dropped, not run
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-# --- workers started ahead of their work ----------------------------------------------------------
-
-
-def call_by_name(target: str) -> None:
-    """Import ``"module:function"`` and call it: a worker initializer the starting process can
-    name without importing that module itself (its imports may be what the worker starts early)."""
-    module, _, name = target.partition(":")
-    getattr(importlib.import_module(module), name)()
-
-
-def _ready() -> int:
-    """A standby worker's first task: it answers once its initializer ran (its imports done)."""
-    return os.getpid()
-
-
-class StandbyWorkers:
-    """Worker processes started before the stage that will use them, so that their start-up (an
-    interpreter, pyarrow, the rules: ~0.4 s) runs on the other cores while this process does the
-    work before it. ``mjstats ingest --audit`` starts one per spare core, ingests, then lets the
-    audit share its tasks between this process and them (:meth:`share`): on a small dataset, where
-    workers started on demand would cost more than they save, the audit still uses every core.
-
-    ``init(*init_args)`` runs once in each worker as it starts (the stage's imports). Use it as a
-    context manager: the workers stop when it closes, whether they were used or not."""
-
-    def __init__(
-        self, count: int, init: Callable[..., None] | None = None, init_args: tuple[Any, ...] = ()
-    ) -> None:
-        self.count = count
-        self._pool = ProcessPoolExecutor(
-            max_workers=count,
-            mp_context=pool_context(),
-            initializer=_start_worker,
-            initargs=(os.getpid(), init, init_args),
-        )
-        # a task per worker now: the pool starts its processes on the first submissions
-        self._started = [self._pool.submit(_ready) for _ in range(count)]
-
-    def __enter__(self) -> StandbyWorkers:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop the workers (tasks not started are dropped)."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def share(self, fn: Callable[..., R], items: Sequence[tuple[Any, ...]]) -> Iterator[R]:
-        """``fn(*item)`` for each item, yielded in input order, run by this process and the
-        workers together: this process takes items from the front, each worker the next one
-        from the back as it finishes one, until they meet. This process's results are yielded as
-        they come; the workers' (at most the items they took) wait for their turn. A worker that
-        dies is an MjstatsError, never a hang."""
-        n = len(items)
-        lock = threading.Lock()
-        futures: dict[int, Future[R]] = {}
-        bounds = [0, n]  # the items nobody has taken: [bounds[0], bounds[1])
-
-        def take_next(_: object = None) -> None:  # a worker is free: give it the last item left
-            with lock:
-                if bounds[0] >= bounds[1]:
-                    return
-                bounds[1] -= 1
-                index = bounds[1]
-                try:
-                    future = self._pool.submit(fn, *items[index])
-                except Exception as exc:  # a broken pool: the item's result raises it, in its turn
-                    failed: Future[R] = Future()
-                    failed.set_exception(exc)
-                    futures[index] = failed
-                    return
-                futures[index] = future
-            future.add_done_callback(take_next)  # (at once, in this thread, if it is already done)
-
-        try:
-            for _ in range(self.count):
-                take_next()
-            while True:
-                with lock:
-                    if bounds[0] >= bounds[1]:
-                        break
-                    index = bounds[0]
-                    bounds[0] += 1
-                yield fn(*items[index])
-            for index in range(bounds[0], n):
-                yield futures[index].result()
-        except BrokenProcessPool:
-            raise MjstatsError("a worker process died (killed, or out of memory?); the run was stopped "
-                               "and the dataset is unchanged") from None
-        finally:  # also when the consumer stops early: no item is given out any more
-            with lock:
-                bounds[1] = bounds[0]

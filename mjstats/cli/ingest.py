@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
@@ -16,7 +14,7 @@ from mjstats.formats.detect import InputFile, detect_format, is_companion, list_
 from mjstats.formats.limits import DEFAULT_MAX_RATIO, DEFAULT_MAX_RECORD_BYTES, input_limits
 from mjstats.progress import ProgressLine
 from mjstats.records import shorten
-from mjstats.store.fs import dataset_location, is_url
+from mjstats.store.fs import dataset_location
 from mjstats.store.sources import SourceInput
 
 AUTO = "auto"
@@ -132,6 +130,9 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjstats.store import ingest_sources  # pyarrow: only when ingesting
+    from mjstats.store.reader import live_version
+
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
     if args.jobs is not None and args.jobs < 1:
@@ -147,44 +148,6 @@ def run(args: argparse.Namespace) -> int:
             where = f" in {', '.join(folders)} (folders are read recursively)" if folders else ""
             print(f"mjstats ingest: error: no record files to read{where}", file=sys.stderr)
         return 2
-    with _standby(args, inputs) as standby:
-        return _ingest(args, inputs, problems, standby)
-
-
-def _standby(args: argparse.Namespace, inputs: list[SourceInput]) -> contextlib.AbstractContextManager[Any]:
-    """``--audit`` with the default jobs on several cores: the audit's workers, started now (one
-    per spare core), so their start-up runs beside the ingest and the audit of even a small
-    dataset uses every core (mjstats.workers.StandbyWorkers); otherwise nothing."""
-    cores = os.cpu_count() or 1
-    if not args.audit or args.jobs is not None or cores < 2 or not _enough_to_share(inputs, args.out):
-        return contextlib.nullcontext()
-    from mjstats.workers import StandbyWorkers, call_by_name
-
-    return StandbyWorkers(cores - 1, call_by_name, ("mjstats.audit:warm_standby",))
-
-
-# the audit shares its tasks only when it has two (mjstats.audit.MIN_BATCH: 500 hands each at
-# least: ~1 MB of Botzone text, ~250 KB of gzipped canonical records): below this many input
-# bytes, into a new dataset, a worker would start for nothing
-SHARE_FROM_BYTES = 512 << 10
-
-
-def _enough_to_share(inputs: list[SourceInput], out: str | Path) -> bool:
-    """Whether the audit after this ingest may have two tasks: the dataset exists already (the
-    audit covers all of it), or the inputs hold about a thousand hands or more."""
-    if is_url(out) or Path(out).exists():
-        return True
-    total = 0
-    for source in inputs:
-        with contextlib.suppress(OSError, TypeError):
-            total += os.stat(source.path).st_size
-    return total >= SHARE_FROM_BYTES
-
-
-def _ingest(args: argparse.Namespace, inputs: list[SourceInput], problems: list[str], standby: Any) -> int:
-    from mjstats.store import ingest_sources  # pyarrow: only when ingesting
-    from mjstats.store.reader import live_version
-
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:
         with input_limits(
@@ -219,13 +182,13 @@ def _ingest(args: argparse.Namespace, inputs: list[SourceInput], problems: list[
             f"events {summary.events:,}   rejects {summary.rejects:,}"
         )
     if args.audit:
-        _audit(args, standby)
+        _audit(args)
     for line in problems:
         print(f"mjstats ingest: error: {line}", file=sys.stderr)
     return 2 if problems or (args.strict and summary.rejects) else 0
 
 
-def _audit(args: argparse.Namespace, standby: Any) -> None:
+def _audit(args: argparse.Namespace) -> None:
     """``--audit``: the dataset's audit, once the ingest's version is live. It takes the writer
     lock anew: should another writer commit in between, the audit covers that version, as a
     separate ``mjstats audit`` would."""
@@ -234,8 +197,7 @@ def _audit(args: argparse.Namespace, standby: Any) -> None:
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
         summary = audit_dataset(
-            args.out, jobs=args.jobs, progress=progress, wait=args.wait, on_wait=waiting_notice("audit"),
-            standby=standby,
+            args.out, jobs=args.jobs, progress=progress, wait=args.wait, on_wait=waiting_notice("audit")
         )
     finally:
         if progress is not None:

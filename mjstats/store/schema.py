@@ -413,22 +413,18 @@ def hands_from_tables(
     which the audit's slicer already holds), else found here from the keys. ``where`` (a part
     file) prefixes a damaged file's :class:`DatasetError`."""
     try:
-        return _hands_from_tables(ruleset, hands, events, wins, fans, payments, starts)
+        return _rebuilt(ruleset, hands, events, wins, fans, payments, starts)
     except DatasetError as exc:
         if where is None:
             raise
         raise DatasetError(f"{where}: {exc}") from None
 
 
-def _hands_from_tables(
-    ruleset: str,
-    hands: pa.Table,
-    events: pa.Table,
-    wins: pa.Table,
-    fans: pa.Table,
-    payments: pa.Table,
+def _rebuilt(
+    ruleset: str, hands: pa.Table, events: pa.Table, wins: pa.Table, fans: pa.Table, payments: pa.Table,
     starts: tuple[list[int], list[int], list[int]] | None,
 ) -> Iterator[Hand]:
+    """:func:`hands_from_tables` without the part file's name on its errors."""
     # the tiles the rebuild indexes per hand (not per event): a damaged code refused here too
     for table, column in ((wins, "win_tile"), (hands, "gold"), (hands, "wall")):
         if column in table.column_names:

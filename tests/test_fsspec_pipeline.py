@@ -217,6 +217,18 @@ def test_the_python_api_takes_urls(memory_url: str, sim_file: Path) -> None:
 
 
 
+def test_a_remote_reingest_finds_its_duplicates(memory_url: str, sample_path: Path, tmp_path: Path) -> None:
+    """The same hands under another file (another SHA-256) into a URL dataset that holds them:
+    each a duplicate reject, found from the stored keys read at the URL."""
+    from mjstats.store import SourceInput, ingest_sources
+
+    copy = tmp_path / "again.txt"
+    copy.write_bytes(sample_path.read_bytes() + b"\n")
+    ingest_sources([SourceInput(sample_path, "botzone")], memory_url)
+    summary = ingest_sources([SourceInput(copy, "botzone")], memory_url)
+    assert (summary.hands, summary.rejects) == (0, 16)
+
+
 def test_decisions_on_a_url_equal_the_local_run(memory_url: str, tmp_path: Path) -> None:
     """``mjstats.decisions`` writes its table into the next version at a URL, as the audit does,
     and the table equals the one a local dataset of the same hands gets."""

@@ -87,7 +87,8 @@ def _existing_keys(fs: Any, version: str, url: str) -> set[int]:
     keys: set[int] = set()
     with remote_errors(url, "read the dataset's hands"):
         for path in sorted(fs.glob(f"{version}/hands/ruleset=*/period=*/*.parquet")):
-            table = pq.read_table(path, columns=["match_id", "hand_no"], filesystem=fs)
+            # ParquetFile, as the local ingest reads them: pq.read_table imports pandas (~0.4 s)
+            table = pq.ParquetFile(path, filesystem=fs).read(columns=["match_id", "hand_no"])
             keys |= hand_keys(table.column("match_id").to_pylist(), table.column("hand_no").to_pylist())
     return keys
 

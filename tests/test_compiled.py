@@ -270,3 +270,15 @@ def test_the_compiled_read_back_rebuilds_what_the_pure_one_rebuilds(tmp_path: Pa
     assert {line.split()[0] for line in pure[1:]} >= {"guobiao", "fuzhou", "sichuan", "computed_fans"}
     assert next(line for line in pure if line.startswith("findings ")) != "findings 0"
     assert pure[1:] == compiled[1:]
+
+
+@pytest.mark.skipif(not REQUIRED, reason="the compiled build's own layout")
+def test_the_builds_python_modules_are_byte_compiled() -> None:
+    """``make compiled`` byte-compiles the modules it leaves as Python: a command started with
+    PYTHONDONTWRITEBYTECODE would otherwise parse and compile them at every start."""
+    build = Path(sys.modules["mjstats"].__file__ or "").parent
+    sources = sorted(build.rglob("*.py"))
+    assert sources
+    missing = [str(p.relative_to(build)) for p in sources
+               if not Path(importlib.util.cache_from_source(str(p))).is_file()]
+    assert not missing, missing

@@ -2,6 +2,6 @@
 
 import sys
 
-from mjstats.cli import main
+from mjstats.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

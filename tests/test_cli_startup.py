@@ -60,3 +60,30 @@ def test_a_command_parses_the_same_alone_or_with_all() -> None:
     alone, together = build_parser("ingest").parse_args(argv), build_parser(ALL).parse_args(argv)
     assert vars(alone) == {k: v for k, v in vars(together).items() if k in vars(alone)}
     assert vars(alone).keys() == vars(together).keys()
+
+
+def test_the_script_entry_runs_main_then_freezes_the_collector(monkeypatch, capsys) -> None:
+    """``mjstats`` and ``python -m mjstats`` run :func:`entry`: main's exit code, then every object
+    frozen so that exiting skips the cycle collector's walk over them (main alone freezes nothing:
+    tests and notebooks call it in-process)."""
+    import gc
+
+    from mjstats.cli import entry, main
+
+    argv = ["mjstats", "fan", "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", "--win", "W5"]
+    monkeypatch.setattr(sys, "argv", argv)
+    gc.unfreeze()
+    try:
+        assert main() == 0
+        assert gc.get_freeze_count() == 0
+        assert entry() == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    assert capsys.readouterr().out.count("total") == 2  # both runs scored the hand
+
+
+def test_python_dash_m_and_the_script_name_the_entry() -> None:
+    main_module = (ROOT / "mjstats" / "__main__.py").read_text(encoding="utf-8")
+    assert "sys.exit(entry())" in main_module
+    assert 'mjstats = "mjstats.cli:entry"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

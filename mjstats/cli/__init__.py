@@ -7,6 +7,7 @@ Each module in :data:`COMMANDS` exposes ``register(subparsers)``, which adds its
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -78,5 +79,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+def entry() -> int:
+    """The ``mjstats`` script and ``python -m mjstats``: :func:`main`, then every object the
+    process holds is moved out of the cycle collector's reach (``gc.freeze``), so that exiting
+    does not walk them all for cycles: ~46 M instructions of an ``ingest --audit`` of 2,000
+    hands (1.2%). Everything a command writes is closed and committed before it returns; only
+    :func:`main`, not this, is called in-process (tests, notebooks)."""
+    code = main()
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

@@ -51,6 +51,7 @@ from mjstats.replay import (
 )
 from mjstats.store import open_dataset
 from mjstats.store.arrow_columns import (
+    dictionary_encoded,
     empty_table,
     int_values,
     string_scalar,
@@ -60,6 +61,7 @@ from mjstats.store.arrow_columns import (
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
+from mjstats.store.part_cache import recall
 from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
@@ -286,6 +288,7 @@ def audit_hands(
 
 # --- batches of the dataset ---------------------------------------------------------------
 _PART_TABLES = HAND_TABLES
+_DICTIONARY_READ = ("kind", "claim", "win")  # events columns read dictionary-encoded
 Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, period, part, start, stop)
 TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]  # tables, statuses, checks, hands
 FLUSH_HANDS = 50_000  # audited hands buffered before the derived tables get a part file
@@ -342,11 +345,26 @@ def _read_part_table(path: Path, name: str) -> pa.Table:
     """One table of a part file as the read-back needs it. The events are cut by each hand's
     ``n_events``, so their keys (a match id per event) are not read, and ``kind``, ``claim`` and
     ``win`` stay dictionary-encoded as stored (decoded once per distinct value, not once per
-    event)."""
+    event). A table this process wrote to that very file (``ingest --audit``,
+    ``store.part_cache``) is taken from memory, in the same form."""
+    kept = recall(path)
+    if kept is not None:
+        return _as_read(kept, name)
     if name != "events":
         return pq.ParquetFile(path).read()
-    events = pq.ParquetFile(path, read_dictionary=["kind", "claim", "win"])
+    events = pq.ParquetFile(path, read_dictionary=list(_DICTIONARY_READ))
     return events.read(columns=[c for c in events.schema_arrow.names if c not in ("match_id", "hand_no")])
+
+
+def _as_read(table: pa.Table, name: str) -> pa.Table:
+    """A part table as written, in the form :func:`_read_part_table` reads it from its file."""
+    if name != "events":
+        return table
+    table = table.select([c for c in table.schema.names if c not in ("match_id", "hand_no")])
+    for column in _DICTIONARY_READ:
+        at = table.schema.get_field_index(column)
+        table = table.set_column(at, column, dictionary_encoded(table.column(at)))
+    return table
 
 
 def _hand_keys(table: pa.Table, ids: dict[str, int]) -> list[int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -119,16 +120,18 @@ def test_ingest_builders_do_not_import_pandas() -> None:
     assert out.stdout.split() == ["False", "False"]
 
 
-def test_ingest_command_imports_no_pandas(tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("extra", [[], ["--audit", "-q"]])
+def test_ingest_command_imports_no_pandas(tmp_path, extra) -> None:  # type: ignore[no-untyped-def]
     """``mjstats ingest`` of Botzone text never imports pandas (~0.4 CPU s of start-up): the lane
     and the writer build their columns from buffers, the reader imports pyarrow.dataset late; the
-    lane's one gather (``take``) skips pyarrow.compute's import (~0.1 s)."""
+    lane's one gather (``take``) skips pyarrow.compute's import (~0.1 s). With ``--audit`` too
+    (its parts kept in memory are dictionary-encoded as the file read gives them, by the kernel)."""
     import subprocess
     import sys
     from pathlib import Path
 
     sample = Path(__file__).resolve().parent.parent / "data" / "botzone" / "sample.txt"
-    argv = ["mjstats", "ingest", "--format", "botzone", str(sample), "--out", str(tmp_path / "ds")]
+    argv = ["mjstats", "ingest", "--format", "botzone", str(sample), "--out", str(tmp_path / "ds"), *extra]
     code = (
         "import runpy, sys\n"
         f"sys.argv = {argv!r}\n"

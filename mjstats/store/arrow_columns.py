@@ -19,6 +19,7 @@ import pyarrow as pa
 __all__ = [
     "booleans",
     "column",
+    "dictionary_encoded",
     "empty_table",
     "int_values",
     "ints_or_none",
@@ -232,6 +233,12 @@ def keep_rows(table: pa.Table, keep: np.ndarray) -> pa.Table:
     """The rows of ``table`` where the numpy bool mask ``keep`` is true (``Table.filter``) with
     neither pyarrow.compute's import nor ``pa.array``'s pandas import."""
     return _kernel("filter", table, booleans(keep))
+
+
+def dictionary_encoded(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """``values.dictionary_encode()`` (int32 indices, as a Parquet read with ``read_dictionary``
+    gives them) without pyarrow.compute's import (:func:`_kernel`)."""
+    return _kernel("dictionary_encode", values)
 
 
 def string_scalar(value: str | None) -> pa.Scalar:

@@ -28,6 +28,7 @@ from mjstats.store.fs import is_remote, local_path
 from mjstats.store.hand_keys import hand_key, hand_keys
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
+from mjstats.store.part_cache import remember
 from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
 from mjstats.store.sources import SourceInput
@@ -176,6 +177,7 @@ class _PartitionWriter:
                 folder = dirs[table_name]
                 folder.mkdir(parents=True, exist_ok=True)
                 pq.write_table(table, folder / name, compression="zstd", **_ENCODINGS.get(table_name, {}))
+                remember(folder / name, table)  # for an audit in this process (ingest --audit)
 
         self.writes.submit(write)
         for parts in self.pending.values():

@@ -203,32 +203,38 @@ _OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
 # --- action lines classified per batch (``_action_templates``) ----------------------------------
 # a line of ``_LINE_TEXT``, "Player k Verb T", is: bytes 0-6 "Player ", byte 7 the seat, bytes 8
 # to len-3 " Verb ", the last two a tile's code. Its verb is told by bytes 9 and 10 (the verbs'
-# first two letters differ), then every byte is compared: a line passes exactly when it is a key
+# first two letters differ), then every byte is compared: a line passes exactly when it is a key.
+# The bytes are read as little-endian 8-byte words: from the line's start, from its byte 8 and
+# ending at its end
 _VERB_NAMES = list(_VERBS)
 _NO_VERB = len(_VERB_NAMES)  # the tables' last row: no verb (fails every comparison)
-_NP_VERB_AT = np.full((256, 256), _NO_VERB, np.intp)
+_NP_VERB_AT = np.full(1 << 16, _NO_VERB, np.intp)  # by bytes 9 and 10 as a 16-bit number
 for _i, _verb in enumerate(_VERB_NAMES):
-    _NP_VERB_AT[ord(_verb[0]), ord(_verb[1])] = _i
+    _NP_VERB_AT[int.from_bytes(_verb[:2].encode(), "little")] = _i
 _NP_VERB_LEN = np.array([len(f"Player 0 {v} W1") for v in _VERB_NAMES] + [-1], np.intp)
-# " Verb " as a little-endian word of its bytes, and the mask of its length (at most 8 bytes)
+# " Verb " as a word of its bytes, and the mask of its length (at most 8 bytes)
 _NP_VERB_WORD = np.array([int.from_bytes(f" {v} ".encode(), "little") for v in _VERB_NAMES] + [1], np.uint64)
 _NP_VERB_MASK = np.array([(1 << 8 * len(f" {v} ")) - 1 for v in _VERB_NAMES] + [0], np.uint64)
 _PLAYER_WORD = int.from_bytes(b"Player ", "little")  # a line's first word less its seat byte
 _PLAYER_MASK = (1 << 8 * len(b"Player ")) - 1
-_NP_SEAT_OF = np.full(256, 4, np.intp)  # a seat byte's seat; 4: not a seat
-_NP_SEAT_OF[list(b"0123")] = range(4)
-# the template of (verb, seat, tile); the last seat and tile slots stand for none (-1 reads the last)
-_NP_LINE_CODE = np.full((_NO_VERB + 1, 5, max(_TILE_OF.values()) + 2), -1, np.intp)
+_N_TILES = max(_TILE_OF.values()) + 2  # the last: no tile
+_NP_TILE_AT = np.full(1 << 16, _N_TILES - 1, np.intp)  # a tile code's two bytes as a number
+for _code, _tile in _TILE_OF.items():
+    _NP_TILE_AT[int.from_bytes(_code.encode(), "little")] = _tile
+# the template of (verb, seat, tile), flat; seat 4 and the last tile stand for none
+_NP_LINE_CODE = np.full((_NO_VERB + 1, 5, _N_TILES), -1, np.intp)
 for _i, _verb in enumerate(_VERB_NAMES):
     for _seat in range(4):
         for _code, _tile in _TILE_OF.items():
             _NP_LINE_CODE[_i, _seat, _tile] = _LINE_TEXT[f"Player {_seat} {_verb} {_code}"]
-# a record's action lines go to the batch's classification when their bytes (newlines included)
-# could be as many plain lines: a cheap test that keeps odd records out of it (a batch holding
-# one that fails is read again line by line)
-_SHORTEST_ACTION = int(_NP_VERB_LEN[:-1].min()) + 1
+_NP_LINE_CODE = _NP_LINE_CODE.ravel()
+# a record's action lines go to the batch's classification when they could be as many plain
+# lines: no "o" (Ignore clauses, in any case, hold one; no plain line does) and plausible
+# lengths; a cheap test that keeps odd records out of it (a batch holding one that fails is
+# read again line by line)
+_SHORTEST_ACTION = int(_NP_VERB_LEN[:-1].min()) + 1  # newline included
 _LONGEST_ACTION = int(_NP_VERB_LEN[:-1].max()) + 1
-_PAD = bytes(16)  # after the joined lines: the words read up to 16 bytes past a line's start
+_HEAD_PAD, _TAIL_PAD = bytes(8), bytes(16)  # around the joined lines: the words read past them
 # by template: whether a draw, an added kong or a discard, and its seat and tile (-1: none), for
 # the Hu lines resolved per batch (``_resolve_hus``)
 _NP_IS_DRAW = np.array([k is EventKind.DRAW for k in _T_KIND])
@@ -246,25 +252,28 @@ def _action_templates(lines: bytes, n: int) -> np.ndarray | None:
     gives them, or None when one of them is not one of its keys; every byte of every line is
     compared, a few numpy passes for the whole batch instead of a bytes object and a lookup a
     line."""
-    data = lines + _PAD
-    buf = np.frombuffer(data, np.uint8)
-    ends = np.flatnonzero(buf == ord("\n"))
+    data = _HEAD_PAD + lines + _TAIL_PAD
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n"))
     if len(ends) != n:
         return None
-    starts = np.zeros(n, np.intp)
+    starts = np.empty(n, np.intp)
+    starts[0] = len(_HEAD_PAD)
     starts[1:] = ends[:-1] + 1
     words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))  # the 8 bytes from each byte on
-    verb = _NP_VERB_AT[buf[starts + 9], buf[starts + 10]]
-    seat = _NP_SEAT_OF[buf[starts + 7]]
-    tile = _NP_DEALT_TILE[buf[ends - 2], buf[ends - 1]]
-    ok = ends - starts == _NP_VERB_LEN[verb]
-    ok &= (words[starts + 8] & _NP_VERB_MASK[verb]) == _NP_VERB_WORD[verb]
-    ok &= (words[starts] & _PLAYER_MASK) == _PLAYER_WORD
+    head = words[starts]
+    verb_word = words[starts + 8]
+    tail = words[ends - 8]  # the line's last 8 bytes: its tile code the top two
+    verb = _NP_VERB_AT.take((verb_word >> 8) & 0xFFFF)
+    seat = np.minimum((head >> 56) - ord("0"), 4).astype(np.intp)  # 4: not a seat (wraps below 0)
+    tile = _NP_TILE_AT.take(tail >> 48)
+    ok = ends - starts == _NP_VERB_LEN.take(verb)
+    ok &= (verb_word & _NP_VERB_MASK.take(verb)) == _NP_VERB_WORD.take(verb)
+    ok &= (head & _PLAYER_MASK) == _PLAYER_WORD
     ok &= seat < 4
-    ok &= tile >= 0
+    ok &= tile < _N_TILES - 1
     if not ok.all():
         return None
-    return _NP_LINE_CODE[verb, seat, tile]  # type: ignore[no-any-return]
+    return _NP_LINE_CODE.take((verb * 5 + seat) * _N_TILES + tile)  # type: ignore[no-any-return]
 
 
 class _Lane:
@@ -314,8 +323,8 @@ class _Lane:
         whole records, whose Fan names are not ASCII, made two-byte strings of every line.
 
         Outside ``strict`` a record's action lines are kept as one block, classified with the
-        batch's (``actions_match``), when they look plain: one ``Player`` a line and plausible
-        lengths (a claim with Ignore clauses names a second player); the others line by line."""
+        batch's (``actions_match``), when they look plain (``_SHORTEST_ACTION``: no Ignore
+        clause, plausible lengths); the others line by line."""
         if b"\r" in record:  # the reference strips a CR before each line end: let it
             return None
         # the first six lines (Match, Wind, the deals) and the rest, whose last two or three
@@ -376,7 +385,8 @@ class _Lane:
             self.strict
             or not n_mid
             or not _SHORTEST_ACTION * n_mid <= len(middle) <= _LONGEST_ACTION * n_mid
-            or middle.count(b"Player") != n_mid
+            or b"o" in middle
+            or b"O" in middle
         ):  # line by line (no action line at all: nothing to classify either)
             lines = middle.split(b"\n")
             lines.pop()  # the block ends in a newline (or is empty)

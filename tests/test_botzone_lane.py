@@ -190,10 +190,10 @@ def test_action_lines_are_classified_as_the_line_table_reads_them():
             line.insert(rng.randrange(len(line) + 1), rng.choice(alphabet))
         lines.append(bytes(line))
     for line in lines:
-        got = botzone_lane._action_templates(line + b"\n", 1)
+        got = botzone_lane._action_templates([line + b"\n"], 1)
         assert (None if got is None else int(got[0])) == botzone_lane._LINE_CODE.get(line), line
     good = [line for line in lines if line in botzone_lane._LINE_CODE]
-    codes = botzone_lane._action_templates(b"".join(line + b"\n" for line in good), len(good))
+    codes = botzone_lane._action_templates([line + b"\n" for line in good], len(good))
     assert codes is not None and codes.tolist() == [botzone_lane._LINE_CODE[line] for line in good]
     assert len(good) > 1_000 and len(lines) - len(good) > 3_000
 

@@ -2,10 +2,12 @@
 
 The reference parser (:func:`mjstats.formats.botzone.parse_record`) builds a Hand of ~110 Event
 tuples per record, which the store then transposes into columns: that is most of the ingest's
-time. Here a record of the usual shape is read with one dict lookup per action line (a table of
-every ``Player k Verb T`` line, built once), its events kept as template numbers, and the event
-columns built per batch with numpy; claims' ``from_seat`` and chows' ``claimed`` (the latest
-discard of the hand) are computed over the whole batch at once.
+time. Here a record of the usual shape is cut only at its first six and last lines: its action
+lines stay one block, and the batch's blocks are classified at once with numpy against the table
+of every ``Player k Verb T`` line (built once), their events kept as template numbers (a record
+with Ignore clauses: one dict lookup a line). The event columns are built per batch with numpy;
+claims' ``from_seat`` and chows' ``claimed`` (the latest discard of the hand) and the Hu lines'
+wins (self-drawn, a robbed kong, who pays) are computed over the whole batch at once.
 
 Any record this lane does not fully recognise (a line of another shape, a defect, a number to
 check) goes through the reference parser unchanged, so hands, rejects, their messages and line
@@ -247,12 +249,12 @@ for (_seat, _tile, _win), _hu_code in _HU_OF.items():
     _NP_HU_OF[_seat, _tile, int(_win is not None)] = _hu_code
 
 
-def _action_templates(lines: bytes, n: int) -> np.ndarray | None:
-    """The templates of ``n`` action lines (each ending in a newline, joined) as ``_LINE_CODE``
-    gives them, or None when one of them is not one of its keys; every byte of every line is
-    compared, a few numpy passes for the whole batch instead of a bytes object and a lookup a
-    line."""
-    data = _HEAD_PAD + lines + _TAIL_PAD
+def _action_templates(blocks: list[bytes], n: int) -> np.ndarray | None:
+    """The templates of the ``n`` action lines of ``blocks`` (lines each ending in a newline)
+    as ``_LINE_CODE`` gives them, or None when one of them is not one of its keys; every byte of
+    every line is compared, a few numpy passes for the whole batch instead of a bytes object and
+    a lookup a line."""
+    data = b"".join([_HEAD_PAD, *blocks, _TAIL_PAD])
     ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n"))
     if len(ends) != n:
         return None
@@ -281,8 +283,9 @@ class _Lane:
 
     def __init__(self, source: str, strict: bool = False) -> None:
         self.source = source
-        # strict: each deal line matched by ``_DEAL_LINE`` as it is read; otherwise only its
-        # length is, and the batch's deals all at once (``deals_match``)
+        # strict: each deal line matched by ``_DEAL_LINE`` and each action line looked up as it
+        # is read; otherwise only a deal's length is, and the batch's deals and action blocks
+        # are checked all at once (``deals_match``, ``actions_match``)
         self.strict = strict
         # a template number per event; no line numbers: an event's line is its hand's line + 2
         # + its seq, less the IGNORED events up to it (they share their claim's line)
@@ -481,7 +484,7 @@ class _Lane:
         template then kept for ``tables``), all of them classified at once."""
         if not self.middles:
             return True
-        self._actions = _action_templates(b"".join(self.middles), sum(self.mid_n))
+        self._actions = _action_templates(self.middles, sum(self.mid_n))
         return self._actions is not None
 
     def tables(self) -> dict[str, pa.Table]:
@@ -803,8 +806,9 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
     the reference parser otherwise; the same batch as :func:`mjstats.store.batches.parse_batch`
     with the reference parser alone (rows in record order).
 
-    The deal lines are checked per batch: should one of the right length not match
-    ``_DEAL_LINE`` (a hostile input), the batch is read again checking each as it comes."""
+    The deal and action lines are checked per batch: should one of the right length not match
+    ``_DEAL_LINE``, or an action line kept in a block be no key of the line table (a hostile
+    input), the batch is read again checking each as it comes."""
     batch = _parse_batch(source, items, strict=False)
     if batch is None:
         batch = _parse_batch(source, items, strict=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -110,6 +111,91 @@ def test_quirks_are_read_by_the_lane_and_equal(record):
     assert _read_by_the_lane(record)
     batch = assert_same_batch(record.encode())
     assert len(batch.hands) == 1
+
+
+def _read_as_a_block(record: str) -> bool:
+    """Whether the lane keeps the record's action lines as a block (classified per batch)."""
+    lane = botzone_lane._Lane("src.txt")
+    return lane.add(record.encode(), 1) is not None and len(lane.middles) == 1
+
+
+# ROB_KONG without its Ignore clauses mid-hand: its action lines are a block, its robbed kong
+# resolved per batch; and its Hu on a discard (the payer: the latest discard's seat)
+ROB_KONG_PLAIN = ROB_KONG.replace("b" * 24, "d" * 24).replace(
+    " Ignore Player 3 Chi J1 ignore Player 2 PENG J1", ""
+)
+ON_DISCARD = ROB_KONG_PLAIN.replace("d" * 24, "e" * 24).replace("Player 1 BuGang J1", "Player 1 Play T5")
+
+
+@pytest.mark.parametrize(
+    ("record", "win"),
+    [
+        (GOOD, (True, None, None, 4)),  # self-drawn: the tile of the Draw before (W5)
+        (ROB_KONG_PLAIN, (False, 1, "rob_kong", 31)),
+        (ON_DISCARD, (False, 1, None, 31)),  # the latest discard's seat pays
+        (DRAWN.replace(" Ignore Player 3 Peng W5", ""), None),
+    ],
+    ids=["self-drawn", "rob-kong", "on-discard", "draw"],
+)
+def test_plain_records_are_read_as_blocks_and_equal(record, win):
+    assert _read_as_a_block(record)
+    batch = assert_same_batch(record.encode() + b"\n" + ROB_KONG.encode() + b"\n" + record.encode())
+    assert len(batch.hands) == 3 and not batch.rejects
+    wins = batch.tables[("guobiao", "undated")]["wins"].to_pylist()
+    got = [(w["self_drawn"], w["loser"], w["win_kind"], w["win_tile"]) for w in wins]
+    mine = [] if win is None else [win]
+    assert got == [*mine, (False, 1, "rob_kong", 31), *mine]  # ROB_KONG's between
+
+
+def test_most_real_records_are_read_as_blocks():
+    records = [r.strip("\n") + "\n" for r in SAMPLE.read_text().split("\n\n") if r.strip()]
+    assert sum(map(_read_as_a_block, records)) >= len(records) // 2
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Player 0 Drew W5", "Player 5 Draw W5", "Player 0 Draw W0", "Player 0 Draw\tW5",
+        "Player 0 Draw  W5", "Player 0 Chi W55", "Player 0 AnGang W", "PlayerX0 Draw W5",
+        "Player 0 Draw W5\x00", "Player 0 BuGanq W5", "Player 0 Draw w5",
+    ],
+)  # fmt: skip
+def test_action_lines_of_a_plain_shape_that_do_not_match_are_the_reference_s(line):
+    # the lane classifies a block's lines per batch; a failed check reads the batch line by line
+    lines = GOOD.splitlines()
+    bad = "\n".join([lines[0].replace("a" * 24, "e" * 24), *lines[1:6], line, *lines[6:]]) + "\n"
+    data = GOOD.encode() + b"\n" + bad.encode() + b"\n" + ROB_KONG.encode()
+    assert _read_as_a_block(bad)
+    batch = assert_same_batch(data)
+    assert len(batch.hands) + len(batch.rejects) == 3
+    assert botzone_lane._parse_batch("src.txt", _items(data), strict=False) is None
+
+
+def test_action_lines_are_classified_as_the_line_table_reads_them():
+    # near misses of every kind (a byte changed, dropped or added) against the table's lookup
+    rng = random.Random(18)
+    keys = sorted(botzone_lane._LINE_CODE)
+    alphabet = b"Player 0123 DrawPlyChiPengGAnBuWTBFJ45678\x00\xff\t"
+    lines = []
+    for _ in range(6_000):
+        line = bytearray(rng.choice(keys))
+        op = rng.randrange(4)
+        if op == 1:
+            line[rng.randrange(len(line))] = rng.choice(alphabet) if rng.random() < 0.8 else rng.choice(
+                [b for b in range(256) if b != 10]
+            )
+        elif op == 2:
+            del line[rng.randrange(len(line))]
+        elif op == 3:
+            line.insert(rng.randrange(len(line) + 1), rng.choice(alphabet))
+        lines.append(bytes(line))
+    for line in lines:
+        got = botzone_lane._action_templates([line + b"\n"], 1)
+        assert (None if got is None else int(got[0])) == botzone_lane._LINE_CODE.get(line), line
+    good = [line for line in lines if line in botzone_lane._LINE_CODE]
+    codes = botzone_lane._action_templates([line + b"\n" for line in good], len(good))
+    assert codes is not None and codes.tolist() == [botzone_lane._LINE_CODE[line] for line in good]
+    assert len(good) > 1_000 and len(lines) - len(good) > 3_000
 
 
 def test_faulted_records_become_the_same_rejects():

@@ -2,10 +2,12 @@
 
 The reference parser (:func:`mjstats.formats.botzone.parse_record`) builds a Hand of ~110 Event
 tuples per record, which the store then transposes into columns: that is most of the ingest's
-time. Here a record of the usual shape is read with one dict lookup per action line (a table of
-every ``Player k Verb T`` line, built once), its events kept as template numbers, and the event
-columns built per batch with numpy; claims' ``from_seat`` and chows' ``claimed`` (the latest
-discard of the hand) are computed over the whole batch at once.
+time. Here a record of the usual shape is cut only at its first six and last lines: its action
+lines stay one block, and the batch's blocks are classified at once with numpy against the table
+of every ``Player k Verb T`` line (built once), their events kept as template numbers (a record
+with Ignore clauses: one dict lookup a line). The event columns are built per batch with numpy;
+claims' ``from_seat`` and chows' ``claimed`` (the latest discard of the hand) and the Hu lines'
+wins (self-drawn, a robbed kong, who pays) are computed over the whole batch at once.
 
 Any record this lane does not fully recognise (a line of another shape, a defect, a number to
 check) goes through the reference parser unchanged, so hands, rejects, their messages and line
@@ -162,12 +164,11 @@ _T_TILE = [t[2] for t in _TEMPLATES]
 # the templates' numbers for the events table, one row each (seat and tile -1 for null, flags
 # 0/1, the tiles a deal holds), taken for a batch's events in one gather (np.take along the rows:
 # one tight loop per row, where a fancy index per column cost a pass over the codes each)
-_SEAT, _TILE_NO, _PLAY, _FROM, _CHI, _IGNORED, _DEALT = range(7)
+_SEAT, _TILE_NO, _FROM, _CHI, _IGNORED, _DEALT = range(6)
 _NP_PROPS = np.array(
     [
         [-1 if s is None else s for s in _T_SEAT],
         [-1 if t is None else t for t in _T_TILE],
-        [k is EventKind.DISCARD for k in _T_KIND],
         [k in (EventKind.CHI, EventKind.PENG, EventKind.GANG) for k in _T_KIND],
         [k is EventKind.CHI for k in _T_KIND],
         [k is EventKind.IGNORED for k in _T_KIND],
@@ -201,18 +202,108 @@ _DRAW, _DISCARD, _BUGANG = EventKind.DRAW, EventKind.DISCARD, EventKind.BUGANG
 _ROB_KONG = WinKind.ROB_KONG.value
 _OUTCOMES = (Outcome.DRAW.value, Outcome.WIN.value)  # by won
 
+# --- action lines classified per batch (``_action_templates``) ----------------------------------
+# a line of ``_LINE_TEXT``, "Player k Verb T", is: bytes 0-6 "Player ", byte 7 the seat, bytes 8
+# to len-3 " Verb ", the last two a tile's code. Its verb is told by bytes 9 and 10 (the verbs'
+# first two letters differ), then every byte is compared: a line passes exactly when it is a key.
+# The bytes are read as little-endian 8-byte words: from the line's start, from its byte 8 and
+# ending at its end
+_VERB_NAMES = list(_VERBS)
+_NO_VERB = len(_VERB_NAMES)  # the tables' last row: no verb (fails every comparison)
+_NP_VERB_AT = np.full(1 << 16, _NO_VERB, np.intp)  # by bytes 9 and 10 as a 16-bit number
+for _i, _verb in enumerate(_VERB_NAMES):
+    _NP_VERB_AT[int.from_bytes(_verb[:2].encode(), "little")] = _i
+_NP_VERB_LEN = np.array([len(f"Player 0 {v} W1") for v in _VERB_NAMES] + [-1], np.intp)
+# " Verb " as a word of its bytes, and the mask of its length (at most 8 bytes)
+_NP_VERB_WORD = np.array([int.from_bytes(f" {v} ".encode(), "little") for v in _VERB_NAMES] + [1], np.uint64)
+_NP_VERB_MASK = np.array([(1 << 8 * len(f" {v} ")) - 1 for v in _VERB_NAMES] + [0], np.uint64)
+_PLAYER_WORD = int.from_bytes(b"Player ", "little")  # a line's first word less its seat byte
+_PLAYER_MASK = (1 << 8 * len(b"Player ")) - 1
+_N_TILES = max(_TILE_OF.values()) + 2  # the last: no tile
+_NP_TILE_AT = np.full(1 << 16, _N_TILES - 1, np.intp)  # a tile code's two bytes as a number
+for _code, _tile in _TILE_OF.items():
+    _NP_TILE_AT[int.from_bytes(_code.encode(), "little")] = _tile
+# the template of (verb, seat, tile), flat; seat 4 and the last tile stand for none
+_NP_LINE_CODE = np.full((_NO_VERB + 1, 5, _N_TILES), -1, np.intp)
+for _i, _verb in enumerate(_VERB_NAMES):
+    for _seat in range(4):
+        for _code, _tile in _TILE_OF.items():
+            _NP_LINE_CODE[_i, _seat, _tile] = _LINE_TEXT[f"Player {_seat} {_verb} {_code}"]
+_NP_LINE_CODE = _NP_LINE_CODE.ravel()
+# a record's action lines go to the batch's classification when they could be as many plain
+# lines: no "o" (Ignore clauses, in any case, hold one; no plain line does) and plausible
+# lengths; a cheap test that keeps odd records out of it (a batch holding one that fails is
+# read again line by line)
+_SHORTEST_ACTION = int(_NP_VERB_LEN[:-1].min()) + 1  # newline included
+_LONGEST_ACTION = int(_NP_VERB_LEN[:-1].max()) + 1
+_HEAD_PAD, _TAIL_PAD = bytes(8), bytes(16)  # around the joined lines: the words read past them
+# by template: whether a draw, an added kong or a discard, and its seat and tile (-1: none), for
+# the Hu lines resolved per batch (``_resolve_hus``)
+_NP_IS_DRAW = np.array([k is EventKind.DRAW for k in _T_KIND])
+_NP_IS_BUGANG = np.array([k is EventKind.BUGANG for k in _T_KIND])
+_NP_IS_PLAY = np.array([k is EventKind.DISCARD for k in _T_KIND])
+_NP_T_SEAT = np.array([-1 if x is None else x for x in _T_SEAT], np.intp)
+_NP_T_TILE = np.array([-1 if x is None else x for x in _T_TILE], np.intp)
+_NP_HU_OF = np.full((4, max(_TILE_OF.values()) + 1, 2), -1, np.intp)  # by (seat, tile, robbed)
+for (_seat, _tile, _win), _hu_code in _HU_OF.items():
+    _NP_HU_OF[_seat, _tile, int(_win is not None)] = _hu_code
+
+
+def _action_templates(blocks: list[bytes], n: int) -> np.ndarray | None:
+    """The templates of the ``n`` action lines of ``blocks`` (lines each ending in a newline)
+    as ``_LINE_CODE`` gives them, or None when one of them is not one of its keys; every byte of
+    every line is compared, a few numpy passes for the whole batch instead of a bytes object and
+    a lookup a line."""
+    data = b"".join([_HEAD_PAD, *blocks, _TAIL_PAD])
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n"))
+    if len(ends) != n:
+        return None
+    starts = np.empty(n, np.intp)
+    starts[0] = len(_HEAD_PAD)
+    starts[1:] = ends[:-1] + 1
+    words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))  # the 8 bytes from each byte on
+    head = words[starts]
+    verb_word = words[starts + 8]
+    tail = words[ends - 8]  # the line's last 8 bytes: its tile code the top two
+    verb = _NP_VERB_AT.take((verb_word >> 8) & 0xFFFF)
+    seat = np.minimum((head >> 56) - ord("0"), 4).astype(np.intp)  # 4: not a seat (wraps below 0)
+    tile = _NP_TILE_AT.take(tail >> 48)
+    ok = ends - starts == _NP_VERB_LEN.take(verb)
+    ok &= (verb_word & _NP_VERB_MASK.take(verb)) == _NP_VERB_WORD.take(verb)
+    ok &= (head & _PLAYER_MASK) == _PLAYER_WORD
+    ok &= seat < 4
+    ok &= tile < _N_TILES - 1
+    if not ok.all():
+        return None
+    return _NP_LINE_CODE.take((verb * 5 + seat) * _N_TILES + tile)  # type: ignore[no-any-return]
+
 
 class _Lane:
     """Column buffers of consecutive fast-lane hands (one source, one partition)."""
 
     def __init__(self, source: str, strict: bool = False) -> None:
         self.source = source
-        # strict: each deal line matched by ``_DEAL_LINE`` as it is read; otherwise only its
-        # length is, and the batch's deals all at once (``deals_match``)
+        # strict: each deal line matched by ``_DEAL_LINE`` and each action line looked up as it
+        # is read; otherwise only a deal's length is, and the batch's deals and action blocks
+        # are checked all at once (``deals_match``, ``actions_match``)
         self.strict = strict
         # a template number per event; no line numbers: an event's line is its hand's line + 2
         # + its seq, less the IGNORED events up to it (they share their claim's line)
-        self.codes: list[int] = []
+        self.codes: list[int] = []  # but those of the action lines kept as blocks (below)
+        self.n_events = 0
+        # the records' action lines kept as blocks: each record's (its lines, each ending in a
+        # newline), its first action's event index and its line count; classified per batch
+        self.middles: list[bytes] = []
+        self.mid_at: list[int] = []
+        self.mid_n: list[int] = []
+        self._actions: np.ndarray | None = None  # their templates, once classified
+        # the Hu of each record whose action lines are a block: its event index, the winner
+        # and tile its line names, its row in ``wins`` (resolved per batch, ``_resolve_hus``)
+        self.defer_at: list[int] = []
+        self.defer_seat: list[int] = []
+        self.defer_tile: list[int] = []
+        self.defer_win: list[int] = []
+        self._wins_patch: tuple[np.ndarray, ...] | None = None
         self.deal_lines: list[bytes] = []  # the DEAL events' lines (``_DEAL_LINE``), in order
         self._deals: np.ndarray | None = None  # their bytes, once joined (``_deal_bytes``)
         self.hu_at: list[int] = []  # (event index, from_seat) of each HU on a discard or a kong
@@ -232,26 +323,36 @@ class _Lane:
         ASCII, so a line that matches one is valid UTF-8 and reads as the reference reads its
         text), and only the Match, Hu, Fan and Score lines and lines of other shapes are decoded,
         each on its own (a record is valid UTF-8 exactly when each of its lines is). Decoding
-        whole records, whose Fan names are not ASCII, made two-byte strings of every line."""
+        whole records, whose Fan names are not ASCII, made two-byte strings of every line.
+
+        Outside ``strict`` a record's action lines are kept as one block, classified with the
+        batch's (``actions_match``), when they look plain (``_SHORTEST_ACTION``: no Ignore
+        clause, plausible lengths); the others line by line."""
         if b"\r" in record:  # the reference strips a CR before each line end: let it
             return None
-        body = record.split(b"\n")
-        body.pop()  # every record ends in a newline
-        n_lines = len(body)
-        if n_lines < 8 or not body[0].startswith(b"Match "):
+        # the first six lines (Match, Wind, the deals) and the rest, whose last two or three
+        # lines (Hu, Fan or Huang, Score) close the record; the action lines between stay a block
+        head = record.split(b"\n", 6)
+        if len(head) < 7:
             return None
-        wind = _WINDS.get(body[1])
+        rest = head[6]
+        n_rest = rest.count(b"\n")  # every record ends in a newline: the rest's lines
+        if n_rest < 2 or not head[0].startswith(b"Match "):  # reference: at least 8 lines
+            return None
+        last = rest.rsplit(b"\n", 4)  # [..., third to last, second to last, last, b""]
+        score_line, end_line = last[-2], last[-3]
+        wind = _WINDS.get(head[1])
         try:
-            head = body[0].decode("utf-8").split()
-            score_words = body[-1].decode("utf-8").split()
+            match_words = head[0].decode("utf-8").split()
+            score_words = score_line.decode("utf-8").split()
         except UnicodeDecodeError:
             return None
-        if len(head) != 2 or wind is None:
+        if len(match_words) != 2 or wind is None:
             return None
-        match_id = head[1]
+        match_id = match_words[1]
         # the four deals come first (reference: any action needs all four); their tiles are
         # decoded with the batch's (``_events_table``)
-        deals = body[2:6]
+        deals = head[2:6]
         if self.strict:
             if not all(map(_DEAL_LINE.fullmatch, deals)):
                 return None
@@ -265,50 +366,88 @@ class _Lane:
             scores = _checked_numbers(_SCORES, score_words[1:], "score", INT64_RANGE)  # type: ignore[assignment]
             if scores is None:
                 return None
-        if body[-2] == b"Huang":
-            middle_end, won = n_lines - 2, False
+        if end_line == b"Huang":
+            n_mid, won = n_rest - 2, False
+            middle = rest[: len(rest) - len(score_line) - len(end_line) - 2]
         else:
             try:
-                fan_words = body[-2].decode("utf-8").split()
+                fan_words = end_line.decode("utf-8").split()
             except UnicodeDecodeError:
                 return None
-            if n_lines < 9 or not fan_words or fan_words[0] != "Fan":
+            if n_rest < 3 or not fan_words or fan_words[0] != "Fan":  # reference: 9 lines
                 return None
             fan_line = _fans(fan_words)
             if fan_line is None:
                 return None
             fan_total, fans = fan_line
-            middle_end, won = n_lines - 3, True
-        middle = body[6:middle_end]
-        try:
-            found = list(map(_LINE_CODE.__getitem__, middle))
-        except KeyError:  # Ignore clauses (or lines of other shapes: the reference reads those)
-            expanded = _with_ignored(middle, list(map(_LINE_CODE.get, middle)))
-            if expanded is None:
-                return None
-            found, prev = expanded
-        else:
-            prev = found[-1] if found else _DEAL_0
-        codes = _DEALS + found
-        first = len(self.codes)
-        if won:
+            hu_line = last[-4]
+            n_mid, won = n_rest - 3, True
+            middle = rest[: len(rest) - len(score_line) - len(end_line) - len(hu_line) - 3]
+        first = self.n_events
+        if (
+            self.strict
+            or not n_mid
+            or not _SHORTEST_ACTION * n_mid <= len(middle) <= _LONGEST_ACTION * n_mid
+            or b"o" in middle
+            or b"O" in middle
+        ):  # line by line (no action line at all: nothing to classify either)
+            lines = middle.split(b"\n")
+            lines.pop()  # the block ends in a newline (or is empty)
             try:
-                hu_text = body[-3].decode("utf-8")
-            except UnicodeDecodeError:
-                return None
-            hu = _hu(hu_text, prev, codes)
-            if hu is None:
-                return None
-            hu_codes, hu_from, winner, win_tile, self_drawn, win_kind = hu
-            if hu_from is not None:
-                self.hu_at.append(first + len(codes))
-                self.hu_from.append(hu_from)
-            codes += hu_codes
-        else:
-            codes.append(_HUANG)
+                found = list(map(_LINE_CODE.__getitem__, lines))
+            except KeyError:  # Ignore clauses (or lines of other shapes: the reference reads those)
+                expanded = _with_ignored(lines, list(map(_LINE_CODE.get, lines)))
+                if expanded is None:
+                    return None
+                found, prev = expanded
+            else:
+                prev = found[-1] if found else _DEAL_0
+            codes = _DEALS + found
+            if won:
+                try:
+                    hu_text = hu_line.decode("utf-8")
+                except UnicodeDecodeError:
+                    return None
+                hu = _hu(hu_text, prev, codes)
+                if hu is None:
+                    return None
+                hu_codes, hu_from, winner, win_tile, self_drawn, win_kind = hu
+                if hu_from is not None:
+                    self.hu_at.append(first + len(codes))
+                    self.hu_from.append(hu_from)
+                codes += hu_codes
+            else:
+                codes.append(_HUANG)
+            n_codes = len(codes)
+        else:  # the block's lines are classified with the batch's; the Hu resolved there too
+            codes = _DEALS.copy()
+            if won:
+                try:
+                    hu_words = _hu_words(hu_line.decode("utf-8"))
+                except UnicodeDecodeError:
+                    return None
+                if hu_words is None:
+                    return None
+                winner, win_tile, ignored = hu_words
+                # the win as the Hu line names it; whether it is self-drawn or robs a kong (its
+                # tile, kind and payer) depends on the lines before: ``_resolve_hus``
+                hu_from, self_drawn, win_kind = None, False, None
+                self.defer_at.append(first + 4 + n_mid)
+                self.defer_seat.append(winner)
+                self.defer_tile.append(win_tile)
+                self.defer_win.append(len(self.wins))
+                codes.append(_HU_OF[winner, win_tile, None])
+                codes += ignored
+            else:
+                codes.append(_HUANG)
+            self.middles.append(middle)
+            self.mid_at.append(first + 4)
+            self.mid_n.append(n_mid)
+            n_codes = len(codes) + n_mid
         self.codes += codes
+        self.n_events = first + n_codes
         self.deal_lines += deals
-        self.hands.append((match_id, wind, won, len(codes), start))
+        self.hands.append((match_id, wind, won, n_codes, start))
         self.scores += scores
         if won:
             self.wins.append((match_id, winner, hu_from, win_tile, self_drawn, win_kind, fan_total))
@@ -321,7 +460,7 @@ class _Lane:
                 f["count"] += counts
         # the named tuple's own __new__ is a Python function: build the tuple directly
         return _info((match_id, 0, *_KEY, BOTZONE_PROFILE, _NO_NAMES, None, self.source, start,
-                      len(codes), int(won), not won, None))  # fmt: skip
+                      n_codes, int(won), not won, None))  # fmt: skip
 
     def _deal_bytes(self) -> np.ndarray:
         """The deal lines read, a row of ``_DEAL_LEN`` bytes each (joined once a batch)."""
@@ -339,6 +478,14 @@ class _Lane:
         fixed = lines[:, _NP_DEAL_FIXED_AT] == _NP_DEAL_FIXED[_NP_DEAL_FIXED_AT]
         tiles = _NP_DEALT_TILE[lines[:, 14::3], lines[:, 15::3]]
         return bool(fixed.all() and _NP_SEAT_BYTE[lines[:, 7]].all() and (tiles >= 0).all())
+
+    def actions_match(self) -> bool:
+        """Whether every action line kept in a block is a plain ``Player k Verb T`` line (its
+        template then kept for ``tables``), all of them classified at once."""
+        if not self.middles:
+            return True
+        self._actions = _action_templates(self.middles, sum(self.mid_n))
+        return self._actions is not None
 
     def tables(self) -> dict[str, pa.Table]:
         """The buffered hands as the ingest tables, as :class:`HandColumns` would build them
@@ -375,20 +522,76 @@ class _Lane:
             "payments": self._payments_table(match_id, won_mask),
         }
 
+    def _codes(self) -> np.ndarray:
+        """Every event's template: the action lines' blocks (``actions_match``) in their places,
+        the codes appended as read in the others."""
+        codes = np.empty(self.n_events, np.intp)
+        kept = np.fromiter(self.codes, np.intp, len(self.codes))
+        if not self.middles:
+            codes[:] = kept
+            return codes
+        assert self._actions is not None, "actions_match first"
+        mid_n = np.array(self.mid_n, np.intp)
+        before = np.cumsum(mid_n) - mid_n  # the block lines of the records before
+        at = np.repeat(np.array(self.mid_at, np.intp) - before, mid_n) + np.arange(len(self._actions))
+        others = np.ones(self.n_events, np.bool_)
+        others[at] = False
+        codes[others] = kept
+        codes[at] = self._actions
+        return codes
+
+    def _resolve_hus(self, codes: np.ndarray, first: np.ndarray, latest: np.ndarray) -> np.ndarray | None:
+        """The Hu lines of the records read as blocks, as ``_hu`` reads them, all at once: their
+        HU templates set in ``codes``, their wins' rows (``_wins_patch``) kept; gives each one's
+        from_seat (-1: none). ``latest``: each event's latest discard (``_events_table``)."""
+        if not self.defer_at:
+            self._wins_patch = None
+            return None
+        at = np.array(self.defer_at, np.intp)
+        seat = np.array(self.defer_seat, np.intp)
+        tile = np.array(self.defer_tile, np.intp)
+        prev = codes[at - 1]  # the previous line's event (a block holds no IGNORED event)
+        prev_seat = _NP_T_SEAT[prev]
+        # reference botzone-format.md: a self-drawn Hu names the last discard; the win tile is
+        # the tile of the same player's Draw on the line before
+        drawn = _NP_IS_DRAW[prev] & (prev_seat == seat)
+        robbed = ~drawn & _NP_IS_BUGANG[prev] & (prev_seat != seat)  # the konger pays
+        win_tile = np.where(drawn, _NP_T_TILE[prev], tile)
+        # otherwise the seat of the hand's latest discard (none: null)
+        discard = latest[at]
+        payer = np.where(discard >= first[at], _NP_T_SEAT[codes[discard]], -1)
+        payer = np.where(robbed, prev_seat, np.where(drawn, -1, payer))
+        codes[at] = _NP_HU_OF[seat, win_tile, robbed.astype(np.intp)]
+        self._wins_patch = (np.array(self.defer_win, np.intp), payer, win_tile, drawn, robbed)
+        return payer.astype(np.int8)
+
     def _wins_table(self) -> pa.Table:
         n = len(self.wins)
         match_id, winner, loser, win_tile, self_drawn, win_kind, fan_total = (
             zip(*self.wins, strict=True) if n else ((),) * 7
         )
         has_loser = np.array([s is not None for s in loser], np.bool_)
+        losers = np.array([s if s is not None else 0 for s in loser], np.int8)
+        tiles = np.array(win_tile, np.int8)
+        drawn = np.array(self_drawn, np.bool_)
+        if self._wins_patch is not None:  # the wins of the Hu lines resolved per batch
+            rows, payer, patch_tile, patch_drawn, robbed = self._wins_patch
+            has_loser[rows] = payer >= 0
+            losers[rows] = np.maximum(payer, 0)
+            tiles[rows] = patch_tile
+            drawn[rows] = patch_drawn
+            if robbed.any():
+                win_kind = list(win_kind)
+                for row in rows[robbed].tolist():
+                    win_kind[row] = _ROB_KONG
         wins = {
             "match_id": strings(match_id),
             "hand_no": numbers(np.zeros(n), pa.int32()),
             "win_no": numbers(np.zeros(n), pa.int16()),
             "winner": numbers(winner, pa.int8()),
-            "loser": numbers([s if s is not None else 0 for s in loser], pa.int8(), has_loser),
-            "win_tile": numbers(win_tile, pa.int8()),
-            "self_drawn": booleans(self_drawn),
+            "loser": numbers(losers, pa.int8(), has_loser),
+            "win_tile": numbers(tiles, pa.int8()),
+            "self_drawn": booleans(drawn),
             "win_kind": strings(win_kind),
             "fan_total": numbers(fan_total, pa.int32()),
         }
@@ -423,14 +626,17 @@ class _Lane:
     def _events_table(
         self, match_ids: tuple[str, ...], hand_lines: np.ndarray, starts: np.ndarray, counts: np.ndarray
     ) -> pa.Table:
-        codes = np.fromiter(self.codes, np.intp, len(self.codes))
+        codes = self._codes()
         n = len(codes)
         deal_bytes = self._deal_bytes()
         # each hand's first four events are its deals: their templates by the lines' seats
         codes[(starts[:, None] + np.arange(4)).ravel()] = _NP_DEAL_OF[deal_bytes[:, 7]]
-        props = _NP_PROPS.take(codes, axis=1)
         where = np.arange(n)
         first = np.repeat(starts, counts)  # each event's hand's first event
+        # each event's hand's latest discard up to it (-1: none yet in the batch)
+        latest = np.maximum.accumulate(np.where(_NP_IS_PLAY[codes], where, -1))
+        hu_from = self._resolve_hus(codes, first, latest)
+        props = _NP_PROPS.take(codes, axis=1)
         seq = where - first
         # an event's line: its hand's line + 2 + seq, less the IGNORED events up to it (they
         # share their claim's line)
@@ -442,11 +648,12 @@ class _Lane:
         tile = props[_TILE_NO]
         # reference: a claim's from_seat is the seat of the hand's latest discard, a chow's
         # claimed tile that discard (none before it: null)
-        latest = np.maximum.accumulate(np.where(props[_PLAY].view(np.bool_), where, -1))
         claims = props[_FROM].view(np.bool_) & (latest >= first)
         from_seat = np.full(n, -1, np.int8)
         from_seat[claims] = seat[latest[claims]]
         from_seat[np.array(self.hu_at, np.intp)] = np.array(self.hu_from, np.int8)
+        if hu_from is not None:
+            from_seat[np.array(self.defer_at, np.intp)] = hu_from
         claimed = np.full(n, -1, np.int8)
         chows = claims & props[_CHI].view(np.bool_)
         claimed[chows] = tile[latest[chows]]
@@ -553,11 +760,9 @@ def _ignored(words: list[str]) -> list[int] | None:
     return out
 
 
-def _hu(
-    text: str, prev: int, codes: list[int]
-) -> tuple[list[int], int | None, int, int, bool, str | None] | None:
-    """The Hu line's events and win: (templates, from_seat, winner, win tile, self-drawn, win
-    kind); None when it is not a well-formed Hu line. ``prev``: the previous line's own event."""
+def _hu_words(text: str) -> tuple[int, int, list[int]] | None:
+    """A Hu line's winner, the tile it names and its Ignore clauses' IGNORED templates; None
+    when it is not a well-formed Hu line."""
     words = text.split()
     if len(words) < 4 or words[0] != "Player" or words[2] != "Hu":
         return None
@@ -565,6 +770,18 @@ def _hu(
     ignored = _ignored(words[4:]) if len(words) > 4 else []
     if seat is None or tile is None or ignored is None:
         return None
+    return seat, tile, ignored
+
+
+def _hu(
+    text: str, prev: int, codes: list[int]
+) -> tuple[list[int], int | None, int, int, bool, str | None] | None:
+    """The Hu line's events and win: (templates, from_seat, winner, win tile, self-drawn, win
+    kind); None when it is not a well-formed Hu line. ``prev``: the previous line's own event."""
+    words = _hu_words(text)
+    if words is None:
+        return None
+    seat, tile, ignored = words
     kind, prev_seat = _T_KIND[prev], _T_SEAT[prev]
     from_seat: int | None
     win_kind = None
@@ -589,8 +806,9 @@ def parse_batch(source: str, items: list[RawRecord]) -> ParsedBatch:
     the reference parser otherwise; the same batch as :func:`mjstats.store.batches.parse_batch`
     with the reference parser alone (rows in record order).
 
-    The deal lines are checked per batch: should one of the right length not match
-    ``_DEAL_LINE`` (a hostile input), the batch is read again checking each as it comes."""
+    The deal and action lines are checked per batch: should one of the right length not match
+    ``_DEAL_LINE``, or an action line kept in a block be no key of the line table (a hostile
+    input), the batch is read again checking each as it comes."""
     batch = _parse_batch(source, items, strict=False)
     if batch is None:
         batch = _parse_batch(source, items, strict=True)
@@ -629,7 +847,8 @@ def _parse_batch(source: str, items: list[RawRecord], strict: bool) -> ParsedBat
             others.setdefault((info.ruleset, info.period), HandColumns()).add_hand(parsed)
         hands.append(info)
     batch.records = len(items)
-    if not strict and not all(run.deals_match() for run in runs if isinstance(run, _Lane)):
+    lanes = [run for run in runs if isinstance(run, _Lane)]
+    if not strict and not all(lane.deals_match() and lane.actions_match() for lane in lanes):
         return None
     parts = [run.tables() if isinstance(run, _Lane) else run.take() for run in runs if _filled(run)]
     if parts:

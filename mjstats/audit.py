@@ -19,7 +19,6 @@ Each table also carries ``ruleset`` (its Hive partition).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
 import threading
@@ -35,20 +34,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mjstats.errors import ProfileError
+from mjstats.audit_rows import UNSUPPORTED, AuditRows, audit_rows
 from mjstats.gc_pause import paused_collection
-from mjstats.records import DUPLICATE_HAND, Hand, Win
-from mjstats.replay import (
-    ComputedWin,
-    Finding,
-    ReplayProfile,
-    ReplayResult,
-    SequenceCheck,
-    Severity,
-    WinContext,
-    profile_for,
-    replay_hand,
-)
+from mjstats.records import DUPLICATE_HAND, Hand
+from mjstats.replay import ReplayProfile
 from mjstats.store import open_dataset
 from mjstats.store.arrow_columns import (
     dictionary_encoded,
@@ -68,7 +57,6 @@ from mjstats.store.schema import HAND_TABLES, hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
-UNSUPPORTED = "unsupported"  # audited_hands status of a hand no replay profile covers yet
 MIN_BATCH = 500  # hands per task at least (smaller batches cost more than they balance)
 # A spawned worker costs about half a second of start-up (interpreter, pyarrow, the rules
 # tables) before its first hand, over a thousand hands of replay (~2,600 hands per CPU s): below
@@ -133,127 +121,15 @@ class AuditSummary:
 
 
 # --- the rows one batch produces ------------------------------------------------------------------
-class _Rows:
-    """A batch's audit rows, one tuple a row in its table's column order (one append a row,
-    transposed into columns once per batch: a list append per value cost more than the replay's
-    own bookkeeping of a hand)."""
-
-    def __init__(self) -> None:
-        self.rows: dict[str, list[tuple[Any, ...]]] = {name: [] for name in AUDIT_SCHEMAS}
-
-    def tables(self) -> dict[str, pa.Table]:
-        """The rows as Arrow tables (built from buffers: ``arrow_columns``)."""
-        out = {}
-        for name, rows in self.rows.items():
-            schema = AUDIT_SCHEMAS[name]
-            columns = zip(*rows, strict=True) if rows else ((),) * len(schema)
-            out[name] = table_from_columns(dict(zip(schema.names, columns, strict=True)), schema)
-        return out
-
-
-def _add_unsupported(rows: _Rows, hand: Hand) -> None:
-    # audited_hands: match_id, hand_no, ruleset, profile, status, findings
-    rows.rows["audited_hands"].append(
-        (hand.match_id, hand.hand_no, hand.ruleset, hand.profile, UNSUPPORTED, 0)
-    )
-
-
-def _add_result(rows: _Rows, hand: Hand, result: ReplayResult) -> None:
-    mid, no, rs = hand.match_id, hand.hand_no, hand.ruleset
-    findings = result.findings
-    tables = rows.rows
-    # audited_hands: match_id, hand_no, ruleset, profile, status, findings
-    tables["audited_hands"].append((mid, no, rs, result.profile, result.status, len(findings)))
-    if findings:
-        # findings: match_id, hand_no, seq, check, severity, expected, recorded, message, ruleset
-        tables["findings"].extend(
-            [
-                (mid, no, f.seq, f.check, f.severity.value, f.expected, f.recorded, f.message, rs)
-                for f in findings
-            ]
-        )
-    recorded_wins = hand.result.wins
-    for win_no, ctx, win in result.wins:
-        if win is None:
-            continue
-        recorded = recorded_wins[win_no] if win_no < len(recorded_wins) else None
-        _add_computed_win(tables, hand, win_no, ctx, win, recorded)
-
-
-def _add_computed_win(
-    tables: dict[str, list[tuple[Any, ...]]],
-    hand: Hand,
-    win_no: int,
-    ctx: WinContext,
-    win: ComputedWin,
-    recorded: Win | None,
-) -> None:
-    """The computed_* rows of one rescored win (once per win of every hand audited)."""
-    mid, no, rs, winner = hand.match_id, hand.hand_no, hand.ruleset, ctx.winner
-    tables["computed_wins"].append(
-        (
-            mid, no, win_no, winner, ctx.discarder, ctx.win_tile, ctx.self_drawn, win.total,
-            recorded.fan_total if recorded is not None else None, win.meets_minimum,
-            ctx.fourth_tile, ctx.kong_win, ctx.last_tile, rs,
-        )
-    )  # fmt: skip
-    # computed_fans: match_id, hand_no, win_no, winner, name, count, points, ruleset
-    tables["computed_fans"].extend(
-        [(mid, no, win_no, winner, fan.name, fan.count, fan.points, rs) for fan in win.fans]
-    )
-    # the recorded net scores are one win's payments only when the hand has one win
-    scores = hand.result.scores if len(hand.result.wins) <= 1 else None
-    # computed_payments: match_id, hand_no, win_no, seat, score, recorded_score, ruleset
-    tables["computed_payments"].extend(
-        [
-            (mid, no, win_no, seat, score, scores[seat] if scores and seat < len(scores) else None, rs)
-            for seat, score in enumerate(win.payments)
-        ]
-    )
-
-
-def _choose(
-    hand: Hand, profile: ReplayProfile | None, overrides: Mapping[str, ReplayProfile] | None
-) -> ReplayProfile | None:
-    """The replay profile of a hand: the forced one, else the ruleset's override (e.g. from a
-    user TOML), else the one registered for (ruleset, profile); None when there is none."""
-    if profile is not None:
-        return profile
-    if overrides and hand.ruleset in overrides:
-        return overrides[hand.ruleset]
-    try:
-        return profile_for(hand)
-    except ProfileError:
-        return None
-
-
-def _replay_safely(hand: Hand, chosen: ReplayProfile) -> ReplayResult:
-    """Replay one hand. A bug met while replaying becomes a ``replay.stopped`` finding: the
-    audit of 100,000 hands must not die on one."""
-    try:
-        return replay_hand(hand, chosen)
-    except Exception as exc:
-        message = f"replay failed: {type(exc).__name__}: {exc}"
-        finding = Finding(
-            hand.match_id, hand.hand_no, None, "replay.stopped", Severity.ERROR, None, None, message
-        )
-        return ReplayResult(hand.match_id, hand.hand_no, chosen.name, (finding,), True, None, None)
-
-
-class _Sequences:
-    """The cross-hand checks of each profile (dealer rotation, streaks), fed hands in order."""
-
-    def __init__(self) -> None:
-        self.checks: dict[int, SequenceCheck | None] = {}
-        self.keep: list[ReplayProfile] = []  # keeps the ids above valid
-
-    def findings(self, hand: Hand, profile: ReplayProfile) -> list[Finding]:
-        key = id(profile)
-        if key not in self.checks:
-            self.keep.append(profile)
-            self.checks[key] = profile.sequence_check()
-        check = self.checks[key]
-        return check.check(hand) if check is not None else []
+def _tables(rows: AuditRows) -> dict[str, pa.Table]:
+    """A batch's rows as Arrow tables (built from buffers: ``arrow_columns``), each table's rows
+    transposed into columns once."""
+    out = {}
+    for name, table_rows in rows.tables().items():
+        schema = AUDIT_SCHEMAS[name]
+        columns = zip(*table_rows, strict=True) if table_rows else ((),) * len(schema)
+        out[name] = table_from_columns(dict(zip(schema.names, columns, strict=True)), schema)
+    return out
 
 
 def audit_hands(
@@ -263,27 +139,11 @@ def audit_hands(
 ) -> tuple[dict[str, pa.Table], Counter[str], Counter[str]]:
     """Replay ``hands`` (in dataset order): their audit tables, the count per status and the
     count per check. ``overrides`` maps a ruleset to the profile its hands replay with; checks
-    across consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order."""
-    rows = _Rows()
-    statuses: Counter[str] = Counter()
-    checks: Counter[str] = Counter()
-    sequences = _Sequences()
-    for hand in hands:
-        chosen = _choose(hand, profile, overrides)
-        if chosen is None:
-            _add_unsupported(rows, hand)
-            statuses[UNSUPPORTED] += 1
-            continue
-        result = _replay_safely(hand, chosen)
-        extra = sequences.findings(hand, chosen)
-        if extra:
-            result = dataclasses.replace(result, findings=result.findings + tuple(extra))
-        _add_result(rows, hand, result)
-        statuses[result.status] += 1
-        if result.findings:
-            checks.update(f.check for f in result.findings)
+    across consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order.
+    The loop and its rows are ``audit_rows`` (compiled in the compiled build)."""
+    rows, statuses, checks = audit_rows(hands, profile, overrides)
     # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
-    return rows.tables(), statuses, checks
+    return _tables(rows), statuses, checks
 
 
 # --- batches of the dataset ---------------------------------------------------------------

@@ -17,8 +17,8 @@ from mjstats.rulesets import rulesets
 __all__ = ["CORE_MODULES", "compiled_modules", "compiled_status", "describe_build"]
 
 # the replay path: the replayer, the table state it updates per event and the walls it counts
-# draws against, and the read-back of the hands it replays with the records' slot setters it
-# builds them by (docs/compiled.md)
+# draws against, the read-back of the hands it replays with the records' slot setters it
+# builds them by, and the audit's loop making each hand's rows (docs/compiled.md)
 CORE_MODULES: tuple[str, ...] = (
     "mjstats.slot_setters",
     "mjstats.store.rebuild",
@@ -26,6 +26,7 @@ CORE_MODULES: tuple[str, ...] = (
     "mjstats.replay.walls",
     "mjstats.replay.state",
     "mjstats.replay.replayer",
+    "mjstats.audit_rows",
     "mjstats.decision.judge",
 )
 

@@ -139,6 +139,20 @@ class ReplayResult:
 # object.__setattr__ call a field (callgrind: ~22,000 instructions a WinContext)
 _REPLAY_RESULT = record_setters(ReplayResult)
 _WIN_CONTEXT = record_setters(WinContext)
+# every meld a replay makes, one shared immutable record per (kind, tile, offer): Meld's frozen
+# dataclass __init__ runs interpreted even in the compiled build (callgrind: ~5,000 instructions
+# a claim), a dict look-up does not; at most 3 kinds x 42 tiles x 4 offers (x the tile's type:
+# a Tile and the plain int equal to it make a Meld each, so a meld holds the tile it was given)
+_MELDS: Final[dict[tuple[str, int, int, type], Meld]] = {}
+
+
+def _meld(kind: str, tile: int, offer: int) -> Meld:
+    """``Meld(kind, tile, offer)``: the same (equal, immutable) record every time."""
+    key = (kind, tile, offer, type(tile))
+    meld = _MELDS.get(key)
+    if meld is None:
+        meld = _MELDS[key] = Meld(kind, tile, offer)
+    return meld
 
 
 class _Stop(Exception):
@@ -577,7 +591,7 @@ class HandReplay:
             for other in (middle - 1, middle, middle + 1):
                 if other != tile:
                     self.take(seat, other, 1, "claim.not_held", "chis with")
-            meld = Meld("CHI", middle, tile - middle + 2)
+            meld = _meld("CHI", middle, tile - middle + 2)
             for other in (middle - 1, middle, middle + 1):
                 if other != tile:
                     state.visible[other] += 1
@@ -592,7 +606,7 @@ class HandReplay:
             need = 2 if ev.kind is _PENG else 3
             self.take(seat, tile, need, "claim.not_held", f"{kind}s with")
             state.visible[tile] += need
-            meld = Meld("PENG" if need == 2 else "GANG", tile, (seat - discarder) % 4)
+            meld = _meld("PENG" if need == 2 else "GANG", tile, (seat - discarder) % 4)
         player.melds.append(meld)
         river = state.seats[discarder].river
         if river:
@@ -610,7 +624,7 @@ class HandReplay:
             self.stop("a concealed kong without a seat or tile")
         self.check_own_turn(seat, "declares a concealed kong")
         self.take(seat, tile, 4, "tile.not_held", "declares a concealed kong of")
-        state.seats[seat].melds.append(Meld("GANG", tile, 0))
+        state.seats[seat].melds.append(_meld("GANG", tile, 0))
         state.actor = seat
         state.phase = _KONG_PHASE
         state.drawn = None
@@ -631,9 +645,9 @@ class HandReplay:
             )
         self.take(seat, tile, 1, "tile.not_held", "adds to a kong")
         if index is not None:
-            melds[index] = Meld("GANG", tile, melds[index].offer)
+            melds[index] = _meld("GANG", tile, melds[index].offer)
         else:
-            melds.append(Meld("GANG", tile, 0))  # keep the tile count meaningful
+            melds.append(_meld("GANG", tile, 0))  # keep the tile count meaningful
         state.visible[tile] += 1
         state.actor = seat
         state.phase = _ROBBABLE_PHASE

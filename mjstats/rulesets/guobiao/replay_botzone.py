@@ -13,48 +13,16 @@ from functools import cache
 from typing import Any
 
 from mjstats.records import Hand
-from mjstats.replay.profile import ComputedFan, ComputedWin, ReplayProfile, Wall, WinContext
+from mjstats.replay.profile import ComputedWin, ReplayProfile, Wall, WinContext
 from mjstats.replay.replayer import register_profile
 from mjstats.replay.walls import PerSeatWalls  # compiled in the compiled build (a call a draw)
-from mjstats.rulesets.guobiao.calculator import calculate_fans, meets_minimum
 from mjstats.rulesets.guobiao.fan_names import BOTZONE_FAN_NAMES
-from mjstats.rulesets.guobiao.scoring import guobiao_payments
+from mjstats.rulesets.guobiao.win_score import guobiao_win  # compiled in the compiled build
 
 __all__ = ["BOTZONE", "BotzoneProfile", "PerSeatWalls", "guobiao_win"]
 
 WALL_PER_SEAT = 34
 DEALT = 13
-
-# each fan the calculator gives, as the record the replay keeps: one immutable object per
-# (name, count, points), shared by every win it occurs in (building one is most of a fan's cost)
-_COMPUTED_FANS: dict[tuple[str, int, int], ComputedFan] = {}
-
-
-def guobiao_win(ctx: WinContext) -> ComputedWin:
-    """Score a win with mjstats' Guobiao calculator: fans, total, minimum and payments (the
-    fans' tiles, which only a display needs, are not computed)."""
-    result = calculate_fans(
-        ctx.concealed,
-        [(m.kind, m.tile, m.offer) for m in ctx.melds],
-        ctx.win_tile,
-        flowers=ctx.flowers,
-        self_drawn=ctx.self_drawn,
-        fourth_tile=ctx.fourth_tile,
-        kong_win=ctx.kong_win,
-        last_tile=ctx.last_tile,
-        seat_wind=ctx.seat_wind,
-        round_wind=ctx.round_wind,
-        with_tiles=False,
-    )
-    fans = []
-    for f in result.fans:
-        key = (f.name, f.count, f.points)
-        fan = _COMPUTED_FANS.get(key)
-        if fan is None:
-            fan = _COMPUTED_FANS.setdefault(key, ComputedFan(*key))
-        fans.append(fan)
-    payments = guobiao_payments(result.total, ctx.winner, ctx.discarder)
-    return ComputedWin(tuple(fans), result.total, meets_minimum(result), payments)
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,14 @@ RULESET = Ruleset(
     shape="shape:shape_for",
     decisions="decisions:VIEW",
     # the fan calculator and what it calls per hand (docs/compiled.md: idle, warm, 2.9x PyMahjongGB's
-    # time against the pure build's 7.5x); the decision judge's waits and possible wins
+    # time against the pure build's 7.5x), the replay's wrapper of it, asked at every win, and the
+    # Botzone replay (a native subclass of the compiled replayer: an interpreted one makes each of
+    # the replayer's method calls on itself a Python-level call); the decision judge's waits and
+    # possible wins
     compiled=(
         "calculator",
+        "win_score",
+        "replay_botzone_json",
         "divide",
         "fans",
         "profiles",

@@ -501,14 +501,20 @@ def _part(key: int) -> _Part:
 
 
 def _part_keys(counts: Counts) -> list[int]:
-    """The four parts' keys of a hand (34 counts): three suits, then the honours."""
-    keys = []
+    """The four parts' keys of a hand (34 counts): three suits, then the honours. The packing in
+    i64 (compiled: C shifts, no tagged-int overflow checks; a key is below 1 << 36); the honours'
+    mark is added as an int (a large literal in i64 arithmetic, docs/compiled.md)."""
+    keys: list[int] = []
+    part: i64
     for part in range(4):
-        low = 9 * part
-        code = 0
+        low: i64 = 9 * part
+        code: i64 = 0
+        k: i64
         for k in range(low + 8 if part < 3 else 33, low - 1, -1):
-            code = code << 4 | counts[k]
-        keys.append(code if part < 3 else code | _HONOURS_KEY if code else 0)
+            n: i64 = counts[k]
+            code = code << 4 | n
+        key = int(code)
+        keys.append(key if part < 3 else key | _HONOURS_KEY if key else 0)
     return keys
 
 
@@ -558,9 +564,12 @@ class _Hand:
     parts' keys and tables, each part's complement (the other three merged)."""
 
     __slots__ = (
+        "base",
+        "base_level",
         "comps",
         "counts",
         "groups",
+        "kept",
         "keys",
         "odd",
         "pairs",
@@ -586,6 +595,13 @@ class _Hand:
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
         self.pairs = [-1] * 16
+        # each part's useful kinds against the other three as they are (-1: not asked yet), at
+        # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
+        self.base = [-1] * 4
+        self.base_level = -1
+        # each part's value of the whole hand (its table plus its complement; -1: not asked yet),
+        # the value every discard leaving the part's table as it was keeps
+        self.kept = [-1] * 4
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
@@ -593,11 +609,21 @@ class _Hand:
         if found is None:
             keys, counts, groups = self.keys, self.counts, self.groups
             found = {}
+            tables, kept = self.tables, self.kept
             for p in range(4):
                 if keys[p]:
-                    comp, base = self.comps[p], 9 * p
+                    comp, base, table = self.comps[p], 9 * p, tables[p]
                     for r, rest in self.parts[p].discards():
-                        found[base + r] = 2 * groups - _value(rest.table + comp, groups)
+                        left = rest.table
+                        if left == table:
+                            # the part's table unchanged (a tile in no block): the hand's value
+                            # is the whole hand's, found once a part
+                            value = kept[p]
+                            if value < 0:
+                                value = kept[p] = _value(table + comp, groups)
+                        else:
+                            value = _value(left + comp, groups)
+                        found[base + r] = 2 * groups - value
             if self.pairs_form:
                 seven = self.seven
                 for t, s in found.items():
@@ -607,6 +633,18 @@ class _Hand:
                     if after < s:
                         found[t] = after
             self.shanten = found
+        return found
+
+    def base_useful(self, q: int, level: int, reach: int, tops: int) -> int:
+        """Part ``q``'s useful kinds against the other three parts as held, for a hand left at
+        shanten ``level`` by a discard that changed no other part's table (``reach``, ``tops``:
+        that level's threshold cells), found once a part and level."""
+        if level != self.base_level:
+            self.base = [-1] * 4
+            self.base_level = level
+        found = self.base[q]
+        if found < 0:
+            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comps[q] + reach, tops)
         return found
 
     def useful_after(self, t: int) -> int:
@@ -622,10 +660,18 @@ class _Hand:
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
         side = -1
-        for q, known, level, kinds in self.side:
-            if q == p and known == table and level == before:
-                side = kinds
-                break
+        if table == self.tables[p]:
+            # the part's table unchanged: every other part's complement is the one the whole
+            # hand gave it, so its useful kinds are shared by every such discard, of any part
+            side = 0
+            for q in range(4):
+                if q != p and keys[q]:
+                    side |= self.base_useful(q, before, reach, tops)
+        else:
+            for q, known, level, kinds in self.side:
+                if q == p and known == table and level == before:
+                    side = kinds
+                    break
         if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
             tables, pairs = self.tables, self.pairs

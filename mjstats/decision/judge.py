@@ -130,10 +130,16 @@ class _Row:
 
 
 def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
-    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built;
+    a plain loop: compiled, ``all`` over a generator made a generator object a call)."""
     if len(fewer) != len(more):
         return False
-    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
+    differ = 0
+    for k in range(len(fewer)):
+        if more[k] != fewer[k] + (1 if k == kind else 0):
+            differ += 1
+            break
+    return differ == 0
 
 
 def _tiles_held(concealed: list[int]) -> int:

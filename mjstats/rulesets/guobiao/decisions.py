@@ -58,7 +58,7 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
     last = state.wall.remaining((after + 1) % 4) == 0
     win = possible_win(
         replay, seat, tile, self_drawn=self_drawn, discarder=discarder,
-        kong_win=self_drawn and state.after_kong, last_tile=last,
+        kong_win=self_drawn and state.after_kong, last_tile=last, shaped=self_drawn,
     )  # fmt: skip
     return win is not None and win.meets_minimum  # reference guobiao.md: 8 fan at least
 

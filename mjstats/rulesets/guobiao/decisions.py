@@ -4,10 +4,12 @@ regular form and 七对 (the forms players aim at), waits in every winning form,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, KindsMask, RulesetView
+from mjstats.replay.profile import Meld
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
@@ -33,6 +35,12 @@ def _guobiao_shanten(counts: Counts, melds: int) -> int:
     return _GUOBIAO.shanten(list(counts), melds)
 
 
+def _meld_key(melds: Sequence[Meld]) -> MeldKey:
+    """The melds as (kind, tile, offer) tuples, read field by field (``Meld.as_tuple`` is a
+    Python method: compiled, a call into the interpreter a meld)."""
+    return tuple([(m.kind, m.tile, m.offer) for m in melds])
+
+
 def _guobiao_waits(counts: Counts, melds: MeldKey) -> KindsMask:
     """Kinds (a kinds mask) completing a 13 - 3m Guobiao hand in any winning form (十三幺 and the
     knitted forms included), by shape."""
@@ -51,7 +59,7 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
         if before[tile] < 1:
             return False
         before[tile] -= 1
-        if not _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)) >> tile & 1:
+        if not _guobiao_waits(tuple(before), _meld_key(player.melds)) >> tile & 1:
             return False
     # 海底: the seat after the one who just drew or discarded has nothing left to draw
     after = seat if self_drawn else discarder if discarder is not None else seat
@@ -72,7 +80,7 @@ VIEW = RulesetView(
     ),
     useful=lambda replay, counts, melds: guobiao_useful_mask(counts, melds),
     discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
-    waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
+    waits=lambda replay, counts, melds: _guobiao_waits(counts, _meld_key(melds)),
     legal_win=_gb_legal_win,
     may_discard=None,  # any held tile
     may_claim=lambda replay, tile: True,

@@ -231,6 +231,9 @@ class _Judge:
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
         self.views: list[RulesetView | None] = [None if view.seat_view else view] * 4
         self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
+        # the useful kinds of the hand each of its best discards leaves, and the view that found them
+        self.judged_useful: dict[int, KindsMask] = {}
+        self.judged_view: RulesetView | None = None
         handlers = replay.handlers
         # innermost, so that a listener hears the event with every seat's view already forgotten
         for kind in view.seat_view_events if view.seat_view is not None else ():
@@ -396,12 +399,25 @@ class _Judge:
 
     def keep_shanten(self, seat: int, tile: int, after: int) -> None:
         """The discarder's hand now is the one judged without ``tile``: its shanten is known
-        (``discard_shanten`` is ``shanten`` of the hand left), and is kept for its waits."""
+        (``discard_shanten`` is ``shanten`` of the hand left), and is kept for its waits; waiting,
+        with waits the view says are its useful kinds, the useful kinds found for ``tile`` (one
+        of the best discards) are its waits."""
         known = self.seat_hand(seat)
         if known.shanten == -99 and known.playing:
             judged = self.judged
             if _one_more(known.counts, judged, tile):
                 known.shanten = after
+                useful = self.judged_useful.get(tile)
+                same = known.view.waits_are_useful
+                if (
+                    after == 0
+                    and useful is not None
+                    and same is not None
+                    and known.view is self.judged_view
+                    and known.waits == _NOT_ASKED
+                    and same(known.counts, tuple(known.melds))
+                ):
+                    known.waits = useful
 
     def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
         """Whether the drawn tile surely completes no hand: not among the waits of the hand
@@ -458,6 +474,7 @@ class _Judge:
                 for t in candidates
             }
         self.judged = counts
+        self.judged_useful, self.judged_view = kinds_after, view
         asked = 0
         for t in candidates:
             asked |= kinds_after[t]

@@ -17,7 +17,7 @@ from mjstats.rulesets.guobiao.incremental import (
     guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
-from mjstats.rulesets.guobiao.waits import special_may_wait, waits_mask
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits_by_parts, waits_mask
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
@@ -88,4 +88,6 @@ VIEW = RulesetView(
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list
     far_waits=special_may_wait,
+    # at shanten 0 a hand waits_mask answers from the part tables waits on its useful kinds
+    waits_are_useful=lambda counts, melds: waits_by_parts(counts, _meld_key(melds)),
 )

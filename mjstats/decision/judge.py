@@ -130,16 +130,10 @@ class _Row:
 
 
 def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
-    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built;
-    a plain loop: compiled, ``all`` over a generator made a generator object a call)."""
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
     if len(fewer) != len(more):
         return False
-    differ = 0
-    for k in range(len(fewer)):
-        if more[k] != fewer[k] + (1 if k == kind else 0):
-            differ += 1
-            break
-    return differ == 0
+    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
 
 
 def _tiles_held(concealed: list[int]) -> int:

@@ -569,7 +569,6 @@ class _Hand:
         "comps",
         "counts",
         "groups",
-        "kept",
         "keys",
         "odd",
         "pairs",
@@ -599,9 +598,6 @@ class _Hand:
         # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
         self.base = [-1] * 4
         self.base_level = -1
-        # each part's value of the whole hand (its table plus its complement; -1: not asked yet),
-        # the value every discard leaving the part's table as it was keeps
-        self.kept = [-1] * 4
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
@@ -609,21 +605,11 @@ class _Hand:
         if found is None:
             keys, counts, groups = self.keys, self.counts, self.groups
             found = {}
-            tables, kept = self.tables, self.kept
             for p in range(4):
                 if keys[p]:
-                    comp, base, table = self.comps[p], 9 * p, tables[p]
+                    comp, base = self.comps[p], 9 * p
                     for r, rest in self.parts[p].discards():
-                        left = rest.table
-                        if left == table:
-                            # the part's table unchanged (a tile in no block): the hand's value
-                            # is the whole hand's, found once a part
-                            value = kept[p]
-                            if value < 0:
-                                value = kept[p] = _value(table + comp, groups)
-                        else:
-                            value = _value(left + comp, groups)
-                        found[base + r] = 2 * groups - value
+                        found[base + r] = 2 * groups - _value(rest.table + comp, groups)
             if self.pairs_form:
                 seven = self.seven
                 for t, s in found.items():

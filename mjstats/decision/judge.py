@@ -18,7 +18,7 @@ from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
 from mjstats.replay.profile import Meld, ReplayProfile
 from mjstats.replay.replayer import HandReplay, profile_for
-from mjstats.replay.state import Phase
+from mjstats.replay.state import Phase, TableState
 from mjstats.tiles import ALL_KINDS
 
 __all__ = ["FLAGS", "KINDS", "Decision", "DecisionColumns", "hand_decision_columns", "hand_decisions"]
@@ -205,6 +205,9 @@ class _Judge:
         self.hand = hand
         self.replay = replay
         self.state: Table = replay.state if view.table is None else view.table(replay)
+        # the shared table typed as itself where it is the one read: compiled, its seats' counts
+        # and melds are struct fields, where the Table protocol reads each by name
+        self.native: TableState | None = replay.state if view.table is None else None
         self.view = view
         self.size = view.size
         # read once: the view is a Python dataclass, each attribute read a lookup by name
@@ -222,6 +225,9 @@ class _Judge:
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
         self.views: list[RulesetView | None] = [None if view.seat_view else view] * 4
         self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
+        # the useful kinds of the hand each of its best discards leaves, and the view that found them
+        self.judged_useful: dict[int, KindsMask] = {}
+        self.judged_view: RulesetView | None = None
         handlers = replay.handlers
         # innermost, so that a listener hears the event with every seat's view already forgotten
         for kind in view.seat_view_events if view.seat_view is not None else ():
@@ -242,6 +248,20 @@ class _Judge:
             handlers[kind] = lambda ev: listener(ev, inner)
 
     # --- what a seat holds and sees ------------------------------------------------------------
+    def concealed_of(self, seat: int) -> list[int]:
+        """The seat's concealed counts (34 kinds, then any flowers), as the table holds them."""
+        native = self.native
+        if native is not None:
+            return native.seats[seat].concealed
+        return self.state.seats[seat].concealed
+
+    def melds_of(self, seat: int) -> list[Meld]:
+        """The seat's melds, as the table holds them."""
+        native = self.native
+        if native is not None:
+            return native.seats[seat].melds
+        return self.state.seats[seat].melds
+
     def view_of(self, seat: int) -> RulesetView:
         """The view answering for ``seat`` (the ruleset's own, or the seat's: its void suit)."""
         found = self.views[seat]
@@ -266,18 +286,18 @@ class _Judge:
     def seat_hand(self, seat: int) -> _SeatHand:
         """The seat's hand now: the one last seen while its concealed tiles are unchanged (a
         list comparison), else taken afresh."""
-        player = self.state.seats[seat]
-        concealed = player.concealed
+        concealed = self.concealed_of(seat)
+        held_melds = self.melds_of(seat)
         known = self.hands[seat]
         view = self.view_of(seat)
         if (
             known is not None
             and known.held == concealed
-            and known.melds == player.melds
+            and known.melds == held_melds
             and known.view is view
         ):
             return known
-        melds = list(player.melds)
+        melds = list(held_melds)
         held = _tiles_held(concealed)
         playing = held >= 0 and held + 3 * len(melds) == self.size
         known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
@@ -302,25 +322,36 @@ class _Judge:
 
     def playing(self, seat: int, extra: int = 0) -> bool:
         """The seat holds a waiting-size hand (+ ``extra`` tiles) and no flower."""
-        player = self.state.seats[seat]
-        held = _tiles_held(player.concealed)
-        return held >= 0 and held + 3 * len(player.melds) == self.size + extra
+        held = _tiles_held(self.concealed_of(seat))
+        return held >= 0 and held + 3 * len(self.melds_of(seat)) == self.size + extra
 
-    def unseen(self, seat: int, counts: tuple[int, ...]) -> list[int]:
-        """Copies of each kind ``seat`` cannot see: 4 minus its own concealed tiles and
-        concealed kongs, every river tile not claimed, every exposed meld, tiles face up (none
-        where a record holds too many). One loop of int arithmetic (compiled: C ints)."""
-        state = self.state
-        visible = state.visible  # unclaimed discards + exposed meld tiles (flowers too)
-        out = [4 - counts[k] - visible[k] for k in range(34)]
-        for meld in state.seats[seat].melds:
+    def unseen(self, seat: int, counts: tuple[int, ...], kinds: KindsMask) -> list[int]:
+        """Copies of each kind of ``kinds`` (a kinds mask; 0 for the other kinds) ``seat``
+        cannot see: 4 minus its own concealed tiles and concealed kongs, every river tile not
+        claimed, every exposed meld, tiles face up (none where a record holds too many). Only
+        the kinds asked (the best discards' useful kinds, a few of the 34) are counted."""
+        native = self.native
+        # unclaimed discards + exposed meld tiles (flowers too)
+        visible = native.visible if native is not None else self.state.visible
+        out = [0] * 34
+        rest = kinds
+        while rest:
+            low = rest & -rest
+            k = low.bit_length() - 1
+            out[k] = 4 - counts[k] - visible[k]
+            rest ^= low
+        for meld in self.melds_of(seat):
             if meld.kind == "GANG" and meld.offer == 0:  # own concealed kong: not in visible
                 out[meld.tile] -= 4
         for k in self.view.face_up(self.replay):
             out[k] -= 1
-        for k in range(34):
+        rest = kinds
+        while rest:  # a kind not asked may have gone below 0 above: it is never read
+            low = rest & -rest
+            k = low.bit_length() - 1
             if out[k] < 0:
                 out[k] = 0
+            rest ^= low
         return out
 
     def shanten(self, seat: int, counts: tuple[int, ...], groups: int) -> int:
@@ -362,12 +393,25 @@ class _Judge:
 
     def keep_shanten(self, seat: int, tile: int, after: int) -> None:
         """The discarder's hand now is the one judged without ``tile``: its shanten is known
-        (``discard_shanten`` is ``shanten`` of the hand left), and is kept for its waits."""
+        (``discard_shanten`` is ``shanten`` of the hand left), and is kept for its waits; waiting,
+        with waits the view says are its useful kinds, the useful kinds found for ``tile`` (one
+        of the best discards) are its waits."""
         known = self.seat_hand(seat)
         if known.shanten == -99 and known.playing:
             judged = self.judged
             if _one_more(known.counts, judged, tile):
                 known.shanten = after
+                useful = self.judged_useful.get(tile)
+                same = known.view.waits_are_useful
+                if (
+                    after == 0
+                    and useful is not None
+                    and same is not None
+                    and known.view is self.judged_view
+                    and known.waits == _NOT_ASKED
+                    and same(known.counts, tuple(known.melds))
+                ):
+                    known.waits = useful
 
     def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
         """Whether the drawn tile surely completes no hand: not among the waits of the hand
@@ -377,7 +421,7 @@ class _Judge:
             return False
         if before.counts[drawn] + 1 != counts[drawn]:
             return False
-        if before.melds != self.state.seats[seat].melds:
+        if before.melds != self.melds_of(seat):
             return False
         if not _one_more(before.counts, counts, drawn):
             return False
@@ -394,12 +438,11 @@ class _Judge:
             for waits in others.values():
                 danger += waits >> tile & 1
             row.danger = danger
-        player = state.seats[seat]
-        concealed = player.concealed
+        concealed = self.concealed_of(seat)
         if not concealed[tile] or not self.playing(seat, 1) or not view.ready(replay):
             return row  # not a hand that can be judged (the audit reports why)
         counts = tuple(concealed[:34])
-        groups = len(player.melds)
+        groups = len(self.melds_of(seat))
         # a self-drawn tile that completes a legal hand worth the minimum, discarded instead
         drawn = state.drawn if state.phase is _DISCARD_PHASE and state.actor == seat else None
         if (
@@ -425,7 +468,11 @@ class _Judge:
                 for t in candidates
             }
         self.judged = counts
-        unseen = self.unseen(seat, counts)
+        self.judged_useful, self.judged_view = kinds_after, view
+        asked = 0
+        for t in candidates:
+            asked |= kinds_after[t]
+        unseen = self.unseen(seat, counts, asked)
         useful: dict[int, int] = {}
         for t in candidates:
             useful[t] = _unseen_of(kinds_after[t], unseen)
@@ -490,7 +537,7 @@ class _Judge:
 
     def could_claim(self, seat: int, discarder: int, tile: int) -> bool:
         """Whether ``seat`` could pung, kong or (next seat, suited) chow ``tile``."""
-        held = self.state.seats[seat].concealed
+        held = self.concealed_of(seat)
         view = self.view_of(seat)
         if held[tile] >= 2:
             return view.may_claim(self.replay, tile)
@@ -522,8 +569,7 @@ class _Judge:
         self.rows.append(row)
         if before is None:
             return
-        player = self.state.seats[seat]
-        counts, groups = tuple(player.concealed[:34]), len(player.melds)
+        counts, groups = tuple(self.concealed_of(seat)[:34]), len(self.melds_of(seat))
         if ev.kind is _GANG:
             after = self.shanten(seat, counts, groups) if self.playing(seat) else None
         else:

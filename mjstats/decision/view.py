@@ -86,6 +86,10 @@ class RulesetView:
     # on some form ``shanten`` does not measure; given, ``waits`` is asked only of hands at
     # shanten 0 or for which this holds (most hands an opponent holds are not waiting)
     far_waits: Callable[[Counts, int], bool] | None = None
+    # (hand of waiting size, its melds): whether, at shanten 0, its ``waits`` are its ``useful``
+    # kinds (those taking it to complete); given, the useful kinds the judge found for a discard
+    # that leaves such a hand serve as its waits, and ``waits`` is not asked of it again
+    waits_are_useful: Callable[[Counts, tuple[Meld, ...]], bool] | None = None
     # (replay, seat): the view answering for one seat, where the answers depend on the seat
     # (a declared void suit); None: this view answers for every seat
     seat_view: Callable[[HandReplay, int], RulesetView] | None = None

@@ -4,10 +4,12 @@ regular form and 七对 (the forms players aim at), waits in every winning form,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mjstats.decision.view import Counts, KindsMask, RulesetView
+from mjstats.replay.profile import Meld
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
@@ -15,7 +17,7 @@ from mjstats.rulesets.guobiao.incremental import (
     guobiao_useful_mask,
 )
 from mjstats.rulesets.guobiao.shape import GuobiaoShape
-from mjstats.rulesets.guobiao.waits import special_may_wait, waits_mask
+from mjstats.rulesets.guobiao.waits import special_may_wait, waits_by_parts, waits_mask
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
@@ -31,6 +33,12 @@ _CACHE = 1 << 16
 def _guobiao_shanten(counts: Counts, melds: int) -> int:
     # reference guobiao.md: 4 melds + pair or 七对 (the forms the simulator's bots aim at)
     return _GUOBIAO.shanten(list(counts), melds)
+
+
+def _meld_key(melds: Sequence[Meld]) -> MeldKey:
+    """The melds as (kind, tile, offer) tuples, read field by field (``Meld.as_tuple`` is a
+    Python method: compiled, a call into the interpreter a meld)."""
+    return tuple([(m.kind, m.tile, m.offer) for m in melds])
 
 
 def _guobiao_waits(counts: Counts, melds: MeldKey) -> KindsMask:
@@ -51,14 +59,14 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
         if before[tile] < 1:
             return False
         before[tile] -= 1
-        if not _guobiao_waits(tuple(before), tuple(m.as_tuple() for m in player.melds)) >> tile & 1:
+        if not _guobiao_waits(tuple(before), _meld_key(player.melds)) >> tile & 1:
             return False
     # 海底: the seat after the one who just drew or discarded has nothing left to draw
     after = seat if self_drawn else discarder if discarder is not None else seat
     last = state.wall.remaining((after + 1) % 4) == 0
     win = possible_win(
         replay, seat, tile, self_drawn=self_drawn, discarder=discarder,
-        kong_win=self_drawn and state.after_kong, last_tile=last,
+        kong_win=self_drawn and state.after_kong, last_tile=last, shaped=self_drawn,
     )  # fmt: skip
     return win is not None and win.meets_minimum  # reference guobiao.md: 8 fan at least
 
@@ -72,7 +80,7 @@ VIEW = RulesetView(
     ),
     useful=lambda replay, counts, melds: guobiao_useful_mask(counts, melds),
     discard_shanten=lambda replay, counts, melds, kinds: guobiao_discard_shanten(counts, melds, kinds),
-    waits=lambda replay, counts, melds: _guobiao_waits(counts, tuple(m.as_tuple() for m in melds)),
+    waits=lambda replay, counts, melds: _guobiao_waits(counts, _meld_key(melds)),
     legal_win=_gb_legal_win,
     may_discard=None,  # any held tile
     may_claim=lambda replay, tile: True,
@@ -80,4 +88,6 @@ VIEW = RulesetView(
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list
     far_waits=special_may_wait,
+    # at shanten 0 a hand waits_mask answers from the part tables waits on its useful kinds
+    waits_are_useful=lambda counts, melds: waits_by_parts(counts, _meld_key(melds)),
 )

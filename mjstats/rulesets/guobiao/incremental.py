@@ -501,14 +501,20 @@ def _part(key: int) -> _Part:
 
 
 def _part_keys(counts: Counts) -> list[int]:
-    """The four parts' keys of a hand (34 counts): three suits, then the honours."""
-    keys = []
+    """The four parts' keys of a hand (34 counts): three suits, then the honours. The packing in
+    i64 (compiled: C shifts, no tagged-int overflow checks; a key is below 1 << 36); the honours'
+    mark is added as an int (a large literal in i64 arithmetic, docs/compiled.md)."""
+    keys: list[int] = []
+    part: i64
     for part in range(4):
-        low = 9 * part
-        code = 0
+        low: i64 = 9 * part
+        code: i64 = 0
+        k: i64
         for k in range(low + 8 if part < 3 else 33, low - 1, -1):
-            code = code << 4 | counts[k]
-        keys.append(code if part < 3 else code | _HONOURS_KEY if code else 0)
+            n: i64 = counts[k]
+            code = code << 4 | n
+        key = int(code)
+        keys.append(key if part < 3 else key | _HONOURS_KEY if key else 0)
     return keys
 
 
@@ -558,6 +564,8 @@ class _Hand:
     parts' keys and tables, each part's complement (the other three merged)."""
 
     __slots__ = (
+        "base",
+        "base_level",
         "comps",
         "counts",
         "groups",
@@ -586,6 +594,10 @@ class _Hand:
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
         self.pairs = [-1] * 16
+        # each part's useful kinds against the other three as they are (-1: not asked yet), at
+        # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
+        self.base = [-1] * 4
+        self.base_level = -1
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
@@ -609,6 +621,18 @@ class _Hand:
             self.shanten = found
         return found
 
+    def base_useful(self, q: int, level: int, reach: int, tops: int) -> int:
+        """Part ``q``'s useful kinds against the other three parts as held, for a hand left at
+        shanten ``level`` by a discard that changed no other part's table (``reach``, ``tops``:
+        that level's threshold cells), found once a part and level."""
+        if level != self.base_level:
+            self.base = [-1] * 4
+            self.base_level = level
+        found = self.base[q]
+        if found < 0:
+            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comps[q] + reach, tops)
+        return found
+
     def useful_after(self, t: int) -> int:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t``: only part ``p``
         (t's) changes, so each other part's complement comes from the merge of two untouched
@@ -622,10 +646,18 @@ class _Hand:
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
         side = -1
-        for q, known, level, kinds in self.side:
-            if q == p and known == table and level == before:
-                side = kinds
-                break
+        if table == self.tables[p]:
+            # the part's table unchanged: every other part's complement is the one the whole
+            # hand gave it, so its useful kinds are shared by every such discard, of any part
+            side = 0
+            for q in range(4):
+                if q != p and keys[q]:
+                    side |= self.base_useful(q, before, reach, tops)
+        else:
+            for q, known, level, kinds in self.side:
+                if q == p and known == table and level == before:
+                    side = kinds
+                    break
         if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
             tables, pairs = self.tables, self.pairs

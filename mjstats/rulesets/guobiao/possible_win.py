@@ -10,11 +10,16 @@ from typing import TYPE_CHECKING
 from mjstats.errors import InvalidHand, NotWinningHand
 from mjstats.replay.profile import ComputedWin, Meld, WinContext
 from mjstats.rulesets.guobiao.waits import waits_mask
+from mjstats.slot_setters import frozen_record, record_setters
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
 
 __all__ = ["possible_win"]
+
+# built by its slots' setters, as the replayer builds its own: the dataclass __init__ runs as
+# interpreted Python even compiled (docs/compiled.md, "The replay and the audit")
+_WIN_CONTEXT = record_setters(WinContext)
 
 
 def possible_win(
@@ -27,12 +32,14 @@ def possible_win(
     kong_win: bool,
     last_tile: bool,
     flowers: int = 0,
+    shaped: bool = False,
 ) -> ComputedWin | None:
     """The win ``seat`` would have with ``tile`` at this point of ``replay`` (a HandReplay), or
     None when its tiles do not win (or do not make a hand of the right size).
 
     On a self-draw ``tile`` is already in the seat's hand; on a discard or a robbed kong it is
-    not. 和绝张 as in the replayer: the other three copies on the table.
+    not. 和绝张 as in the replayer: the other three copies on the table. ``shaped``: the caller
+    found ``tile`` among the hand's waits already (the waits filter is not asked again).
     """
     state = replay.state
     player = state.seats[seat]
@@ -48,23 +55,20 @@ def possible_win(
         return None
     melds = tuple(player.melds)
     # the shape first: most seats at most steps wait on nothing (the calculator costs 50x more)
-    if not _waits(tuple(counts), melds) >> tile & 1:
+    if not shaped and not _waits(tuple(counts), melds) >> tile & 1:
         return None
     others = state.visible[tile] - (0 if self_drawn else 1)
-    ctx = WinContext(
-        winner=seat,
-        discarder=discarder,
-        concealed=tuple(t for t, n in enumerate(counts) for _ in range(n)),
-        melds=melds,
-        win_tile=tile,
-        self_drawn=self_drawn,
-        fourth_tile=others >= 3,
-        kong_win=kong_win,
-        last_tile=last_tile,
-        seat_wind=replay.hand.seat_wind(seat),
-        round_wind=replay.hand.prevalent_wind,
-        flowers=flowers,
-    )
+    concealed: list[int] = []
+    for t in range(34):
+        for _ in range(counts[t]):
+            concealed.append(t)
+    # WinContext's fields in order: winner, discarder, concealed, melds, win_tile, self_drawn,
+    # fourth_tile, kong_win, last_tile, seat_wind, round_wind, flowers
+    values = (
+        seat, discarder, tuple(concealed), melds, tile, self_drawn, others >= 3, kong_win, last_tile,
+        replay.hand.seat_wind(seat), replay.hand.prevalent_wind, flowers,
+    )  # fmt: skip
+    ctx = frozen_record(WinContext, _WIN_CONTEXT, values)
     try:
         return replay.profile.evaluate_win(ctx)
     except (NotWinningHand, InvalidHand):

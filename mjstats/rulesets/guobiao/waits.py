@@ -27,6 +27,7 @@ __all__ = [
     "shanten_by_form",
     "special_may_wait",
     "waits",
+    "waits_by_parts",
     "waits_mask",
 ]
 
@@ -310,22 +311,31 @@ def special_may_wait(counts: tuple[int, ...], melds: int) -> bool:
 _MELD_SPAN = {"CHI": (-1, 0, 1), "PENG": (0, 0, 0), "GANG": (0, 0, 0, 0)}
 
 
+def waits_by_parts(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> bool:
+    """Whether ``waits_mask`` answers a hand (34 counts; melds as (kind, tile, offer)) from the
+    part tables: 13 - 3m tiles, melds ``waits`` takes, no fifth copy, no special form possible.
+    Then its waits are its regular form's and 七对's: none above shanten 0, at 0 the kinds whose
+    draw completes it (``guobiao_useful_mask``)."""
+    exposed = len(melds)
+    if sum(counts) != 13 - 3 * exposed:
+        return False
+    seen = list(counts)
+    for kind, tile, _ in melds:
+        span = _MELD_SPAN.get(kind)
+        if span is None or not 0 <= tile < 34 or (kind == "CHI" and (tile >= 27 or tile % 9 in (0, 8))):
+            return False  # not a meld ``waits`` takes: it says why the hand is rejected
+        for d in span:
+            seen[tile + d] += 1
+    return max(seen) <= 4 and not special_may_wait(counts, exposed)
+
+
 def waits_mask(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> int:
     """``waits`` of a 13 - 3m tile hand (34 counts; melds as (kind, tile, offer)) as a kinds mask
     (bit k for kind k), 0 where ``waits`` rejects the hand. A hand that cannot wait on a special
     form waits on what completes its regular form or 七对: the kinds whose draw takes its shanten
     (``incremental``'s part tables) from 0 to complete; any other hand asks ``waits``."""
-    exposed = len(melds)
-    seen = list(counts)
-    fast = sum(counts) == 13 - 3 * exposed
-    for kind, tile, _ in melds:
-        span = _MELD_SPAN.get(kind)
-        if span is None or not 0 <= tile < 34 or (kind == "CHI" and (tile >= 27 or tile % 9 in (0, 8))):
-            fast = False  # not a meld ``waits`` takes: it says why the hand is rejected
-            break
-        for d in span:
-            seen[tile + d] += 1
-    if fast and max(seen) <= 4 and not special_may_wait(counts, exposed):
+    if waits_by_parts(counts, melds):
+        exposed = len(melds)
         if guobiao_shanten(counts, exposed) != 0:
             return 0
         return guobiao_useful_mask(counts, exposed)  # reference guobiao.md: 4 melds + pair, 七对

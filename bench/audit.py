@@ -25,6 +25,7 @@ import importlib.util
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -96,38 +97,54 @@ def _timed(cmd: list[str]) -> tuple[float, float]:
     return wall, cpu
 
 
-def _against_checker(source: Path, dataset: Path, n: int) -> None:
+def _against_checker(source: Path, dataset: Path, n: int, rounds: int) -> None:
     """``mjstats ingest`` + ``mjstats audit`` against bench/checker.py, same file: the audit with
     one job (the CPU a hand costs) and as a user runs it, with its default jobs (one per core: the
     wall time the user waits for, against the checker's one process); then both stages as one
-    command, ``mjstats ingest --audit``."""
+    command, ``mjstats ingest --audit``. ``rounds`` times, the commands interleaved (a machine
+    whose speed drifts moves them alike); the medians are printed, and each round's ratio."""
     checker = Path(__file__).resolve().parent / "checker.py"
-    ref = _timed([sys.executable, str(checker), str(source)])
-    ingest = _timed([sys.executable, "-P", "-m", "mjstats", "ingest", "--format", "botzone", str(source),
-                     "--out", str(dataset), "-q"])
-    audit = _timed([sys.executable, "-P", "-m", "mjstats", "audit", "-q", "--jobs", "1", str(dataset)])
-    pooled = _timed([sys.executable, "-P", "-m", "mjstats", "audit", "-q", str(dataset)])
-    # the two stages in one command (one start-up): a fresh dataset of the same file
-    one = _timed([sys.executable, "-P", "-m", "mjstats", "ingest", "--audit", "--format", "botzone",
-                  str(source), "--out", str(dataset.with_name(dataset.name + "-one")), "-q"])
-    both = (ingest[0] + audit[0], ingest[1] + audit[1])
-    both_pooled = (ingest[0] + pooled[0], ingest[1] + pooled[1])
-    print(f"{'command':<32} {'wall s':>7} {'CPU s':>7} {'hands/s CPU':>12} {'vs checker CPU':>15} "
-          f"{'vs checker wall':>16}")
-    for label, (wall, cpu) in (
-        ("bench/checker.py", ref),
-        ("mjstats ingest", ingest),
-        ("mjstats audit --jobs 1", audit),
-        ("mjstats audit (default jobs)", pooled),
-        ("mjstats ingest + audit --jobs 1", both),
-        ("mjstats ingest + audit", both_pooled),
-        ("mjstats ingest --audit", one),
-    ):
+    runs: dict[str, list[tuple[float, float]]] = {}
+    for r in range(rounds):
+        ds = dataset.with_name(f"{dataset.name}-{r}")
+        timed = {
+            "bench/checker.py": _timed([sys.executable, str(checker), str(source)]),
+            "mjstats ingest": _timed([sys.executable, "-P", "-m", "mjstats", "ingest", "--format", "botzone",
+                                      str(source), "--out", str(ds), "-q"]),
+            "mjstats audit --jobs 1": _timed([sys.executable, "-P", "-m", "mjstats", "audit", "-q", "--jobs",
+                                              "1", str(ds)]),
+            "mjstats audit (default jobs)": _timed([sys.executable, "-P", "-m", "mjstats", "audit", "-q",
+                                                    str(ds)]),
+            # the two stages in one command (one start-up): a fresh dataset of the same file
+            "mjstats ingest --audit": _timed([sys.executable, "-P", "-m", "mjstats", "ingest", "--audit",
+                                              "--format", "botzone", str(source), "--out",
+                                              str(ds.with_name(ds.name + "-one")), "-q"]),
+        }
+        ingest = timed["mjstats ingest"]
+        for label, jobs in (("mjstats ingest + audit --jobs 1", "mjstats audit --jobs 1"),
+                            ("mjstats ingest + audit", "mjstats audit (default jobs)")):
+            timed[label] = (ingest[0] + timed[jobs][0], ingest[1] + timed[jobs][1])
+        for label, figures in timed.items():
+            runs.setdefault(label, []).append(figures)
+
+    def median(label: str, which: int) -> float:
+        return statistics.median(figures[which] for figures in runs[label])
+
+    ref = (median("bench/checker.py", 0), median("bench/checker.py", 1))
+    print(f"{'command (median of ' + str(rounds) + ')':<32} {'wall s':>7} {'CPU s':>7} {'hands/s CPU':>12} "
+          f"{'vs checker CPU':>15} {'vs checker wall':>16}")
+    order = ("bench/checker.py", "mjstats ingest", "mjstats audit --jobs 1", "mjstats audit (default jobs)",
+             "mjstats ingest + audit --jobs 1", "mjstats ingest + audit", "mjstats ingest --audit")
+    for label in order:
+        wall, cpu = median(label, 0), median(label, 1)
         print(f"{label:<32} {wall:>7.2f} {cpu:>7.2f} {n / cpu:>12,.0f} {cpu / ref[1]:>14.2f}x "
               f"{wall / ref[0]:>15.2f}x")
-    print(f"ingest + audit --jobs 1 / checker: {both[1] / ref[1]:.2f}x CPU, {both[0] / ref[0]:.2f}x wall; "
-          f"with the default jobs: {both_pooled[0] / ref[0]:.2f}x wall; as one command (ingest --audit): "
-          f"{one[0] / ref[0]:.2f}x wall (target <= 1.0x at 2,000 hands, <= 0.7x at 100,000)")
+    ref_walls = [c[0] for c in runs["bench/checker.py"]]
+    one = [o[0] / c for o, c in zip(runs["mjstats ingest --audit"], ref_walls, strict=True)]
+    both = [b[0] / c for b, c in zip(runs["mjstats ingest + audit"], ref_walls, strict=True)]
+    print(f"wall / checker's wall, each round: ingest --audit {', '.join(f'{x:.2f}x' for x in one)}; "
+          f"ingest + audit {', '.join(f'{x:.2f}x' for x in both)} "
+          f"(target <= 1.0x at 2,000 hands, <= 0.7x at 100,000)")
 
 
 def _warm_up(tmp: Path) -> None:
@@ -159,6 +176,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=50_000)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="times the commands are run against the checker, interleaved (medians)")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -194,7 +213,7 @@ def main() -> None:
             )
             both = ingest["wall"] + audit["wall"]
             print(f"{'  ingest + audit':<16} {both:>7.1f} {n / both:>8,.0f}")
-        _against_checker(source, Path(tmp) / "ds-cli", n)
+        _against_checker(source, Path(tmp) / "ds-cli", n, args.rounds)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     print("targets: ingest >= 10,000 and audit >= 4,000 hands/s per process; 2 jobs >= 1.7x of 1 job")
 

@@ -15,11 +15,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.store.fs import remote_errors, url_filesystem
-from mjstats.store.hand_keys import hand_keys
 from mjstats.store.lock import LockHolder
 from mjstats.store.remote import (
     check_remote_output,
@@ -29,7 +26,7 @@ from mjstats.store.remote import (
     remote_writer_lock,
 )
 from mjstats.store.sources import SourceInput
-from mjstats.store.writer import IngestSummary, Progress, ingest_into
+from mjstats.store.writer import IngestSummary, Progress, ingest_into, stored_hand_keys
 
 __all__ = ["ingest_remote"]
 
@@ -84,13 +81,8 @@ def ingest_remote(
 
 def _existing_keys(fs: Any, version: str, url: str) -> set[int]:
     """The keys (store.hand_keys) of the hands already in the version folder."""
-    keys: set[int] = set()
     with remote_errors(url, "read the dataset's hands"):
-        for path in sorted(fs.glob(f"{version}/hands/ruleset=*/period=*/*.parquet")):
-            # ParquetFile, as the local ingest reads them: pq.read_table imports pandas (~0.4 s)
-            table = pq.ParquetFile(path, filesystem=fs).read(columns=["match_id", "hand_no"])
-            keys |= hand_keys(table.column("match_id").to_pylist(), table.column("hand_no").to_pylist())
-    return keys
+        return stored_hand_keys(sorted(fs.glob(f"{version}/hands/ruleset=*/period=*/*.parquet")), fs)
 
 
 def _upload(fs: Any, staging: Path, target: str, url: str) -> None:

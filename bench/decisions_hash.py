@@ -49,12 +49,21 @@ def column_digests(hands: list[Hand]) -> dict[str, str]:
     } | {"rows": str(len(out))}
 
 
+def combined_digest(per_source: dict[str, dict[str, str]]) -> str:
+    """One SHA-256 of every file's column digests (the last line :func:`main` prints)."""
+    total = hashlib.sha256()
+    for source, digests in per_source.items():
+        for name in (*DECISION_FIELDS, "rows"):
+            total.update(f"{source} {name} {digests[name]}\n".encode())
+    return total.hexdigest()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=None, help="the first N hands of each file")
     args = parser.parse_args()
     print(describe_build(), flush=True)
-    total = hashlib.sha256()
+    per_source = {}
     for source in SOURCES:
         start = time.process_time()
         hands = hands_of(source, args.hands)
@@ -63,8 +72,8 @@ def main() -> None:
         print(f"{source}: {len(hands)} hands, {digests['rows']} rows ({seconds:.1f} CPU s)")
         for name in (*DECISION_FIELDS, "rows"):
             print(f"  {name:15} {digests[name][:16]}")
-            total.update(f"{source} {name} {digests[name]}\n".encode())
-    print(f"all: {total.hexdigest()}")
+        per_source[source] = digests
+    print(f"all: {combined_digest(per_source)}")
 
 
 if __name__ == "__main__":

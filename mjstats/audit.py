@@ -149,6 +149,7 @@ def audit_hands(
 # --- batches of the dataset ---------------------------------------------------------------
 _PART_TABLES = HAND_TABLES
 _DICTIONARY_READ = ("kind", "claim", "win")  # events columns read dictionary-encoded
+_EVENT_KEYS = ("match_id", "hand_no")  # events columns not read back (cut by n_events instead)
 Task = tuple[str, str, str, str, int, int]  # (dataset version path, ruleset, period, part, start, stop)
 TaskResult = tuple[dict[str, pa.Table], Counter[str], Counter[str], int]  # tables, statuses, checks, hands
 FLUSH_HANDS = 50_000  # audited hands buffered before the derived tables get a part file
@@ -213,14 +214,14 @@ def _read_part_table(path: Path, name: str) -> pa.Table:
     if name != "events":
         return pq.ParquetFile(path).read()
     events = pq.ParquetFile(path, read_dictionary=list(_DICTIONARY_READ))
-    return events.read(columns=[c for c in events.schema_arrow.names if c not in ("match_id", "hand_no")])
+    return events.read(columns=[c for c in events.schema_arrow.names if c not in _EVENT_KEYS])
 
 
 def _as_read(table: pa.Table, name: str) -> pa.Table:
     """A part table as written, in the form :func:`_read_part_table` reads it from its file."""
     if name != "events":
         return table
-    table = table.select([c for c in table.schema.names if c not in ("match_id", "hand_no")])
+    table = table.select([c for c in table.schema.names if c not in _EVENT_KEYS])
     for column in _DICTIONARY_READ:
         at = table.schema.get_field_index(column)
         table = table.set_column(at, column, dictionary_encoded(table.column(at)))

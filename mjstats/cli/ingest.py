@@ -14,7 +14,7 @@ from mjstats.formats.detect import InputFile, detect_format, is_companion, list_
 from mjstats.formats.limits import DEFAULT_MAX_RATIO, DEFAULT_MAX_RECORD_BYTES, input_limits
 from mjstats.progress import ProgressLine
 from mjstats.records import shorten
-from mjstats.store.fs import dataset_location
+from mjstats.store.fs import dataset_location, is_url
 from mjstats.store.sources import SourceInput
 
 AUTO = "auto"
@@ -130,9 +130,10 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.audit:
+    if args.audit and not is_url(args.out):
         # the parts this ingest writes stay in memory for its audit (store.part_cache): reading
-        # back a part decodes what was just encoded (~30-60 ms a 2,000-hand part)
+        # back a part decodes what was just encoded (~30-60 ms a 2,000-hand part); a URL
+        # dataset's audit reads its parts through fsspec, never from memory
         from mjstats.store.part_cache import keeping_parts
 
         with keeping_parts():

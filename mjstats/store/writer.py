@@ -177,7 +177,8 @@ class _PartitionWriter:
                 folder = dirs[table_name]
                 folder.mkdir(parents=True, exist_ok=True)
                 pq.write_table(table, folder / name, compression="zstd", **_ENCODINGS.get(table_name, {}))
-                remember(folder / name, table)  # for an audit in this process (ingest --audit)
+                if table_name in HAND_TABLES:  # what an audit in this process reads back
+                    remember(folder / name, table)  # (ingest --audit, store.part_cache)
 
         self.writes.submit(write)
         for parts in self.pending.values():

@@ -87,3 +87,48 @@ def test_python_dash_m_and_the_script_name_the_entry() -> None:
     main_module = (ROOT / "mjstats" / "__main__.py").read_text(encoding="utf-8")
     assert "sys.exit(entry())" in main_module
     assert 'mjstats = "mjstats.cli:entry"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def _threads_after_numpy(through_entry: bool) -> int:
+    """Threads of a fresh process once numpy is imported, after running ``mjstats --version``
+    through :func:`entry` or not at all (the environment has no OpenBLAS setting)."""
+    code = (
+        "import os, sys\n"
+        "from mjstats.cli import entry\n"
+        f"if {through_entry!r}:\n"
+        "    sys.argv = ['mjstats', '--version']\n"
+        "    try:\n"
+        "        entry()\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "import numpy\n"
+        "print(len(os.listdir('/proc/self/task')))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if "BLAS" not in k and k != "OMP_NUM_THREADS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**env, "PYTHONPATH": str(ROOT)}, check=True)
+    return int(done.stdout.split()[-1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+def test_the_entry_keeps_numpy_to_one_blas_thread() -> None:
+    """The command's numpy starts no OpenBLAS threads (they spin on the cores the audit uses)."""
+    bare = _threads_after_numpy(through_entry=False)
+    if bare == 1:
+        pytest.skip("this numpy starts no BLAS threads here (one core, or no OpenBLAS)")
+    assert _threads_after_numpy(through_entry=True) == 1
+
+
+def test_the_entry_leaves_a_users_blas_setting(monkeypatch) -> None:
+    from mjstats.cli import entry
+
+    argv = ["mjstats", "fan", "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", "--win", "W5"]
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    import gc
+
+    try:
+        assert entry() == 0
+    finally:
+        gc.unfreeze()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -79,12 +80,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
+# mjstats makes no BLAS call, but numpy's OpenBLAS starts a thread per core at import that spins
+# for a while before it sleeps: perf put ~7% of an `ingest --audit` of 2,000 hands' CPU samples in
+# it, on the core the write-behind thread and the audit's workers need. Spawned workers inherit it.
+ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1"}
+
+
 def entry() -> int:
     """The ``mjstats`` script and ``python -m mjstats``: :func:`main`, then every object the
     process holds is moved out of the cycle collector's reach (``gc.freeze``), so that exiting
     does not walk them all for cycles: ~46 M instructions of an ``ingest --audit`` of 2,000
     hands (1.2%). Everything a command writes is closed and committed before it returns; only
-    :func:`main`, not this, is called in-process (tests, notebooks)."""
+    :func:`main`, not this, is called in-process (tests, notebooks).
+
+    Before anything imports numpy, its OpenBLAS is held to one thread unless the user chose a
+    count (:data:`ONE_BLAS_THREAD`)."""
+    for name, value in ONE_BLAS_THREAD.items():
+        os.environ.setdefault(name, value)
     code = main()
     gc.freeze()
     return code

@@ -225,8 +225,9 @@ class _Judge:
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
         self.views: list[RulesetView | None] = [None if view.seat_view else view] * 4
         self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
-        # the useful kinds of the hand each of its best discards leaves, and the view that found them
-        self.judged_useful: dict[int, KindsMask] = {}
+        # the useful kinds of the hand each of its best discards leaves (by kind, -1 for the other
+        # kinds), and the view that found them
+        self.judged_useful: list[KindsMask] = [-1] * 34
         self.judged_view: RulesetView | None = None
         handlers = replay.handlers
         # innermost, so that a listener hears the event with every seat's view already forgotten
@@ -401,11 +402,11 @@ class _Judge:
             judged = self.judged
             if _one_more(known.counts, judged, tile):
                 known.shanten = after
-                useful = self.judged_useful.get(tile)
+                useful = self.judged_useful[tile]
                 same = known.view.waits_are_useful
                 if (
                     after == 0
-                    and useful is not None
+                    and useful >= 0
                     and same is not None
                     and known.view is self.judged_view
                     and known.waits == _NOT_ASKED
@@ -451,38 +452,36 @@ class _Judge:
             and view.legal_win(replay, seat, int(drawn), True, None)
         ):
             row.flags.add("missed_win")
-        if view.may_discard is None:
-            shanten = view.discard_shanten(replay, counts, groups, None)  # every held kind
+        turn = view.turn
+        if turn is not None and view.may_discard is None:
+            # every discard of the turn in one pass (the engine's own arrays, no dict a call)
+            best, after_of, candidates, kinds_after = turn(replay, counts, groups)
         else:
-            allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
-            if tile not in allowed:
-                allowed.append(tile)
-            shanten = view.discard_shanten(replay, counts, groups, allowed)
-        best = min(shanten.values())
-        candidates = [t for t, s in shanten.items() if s == best]
-        if view.useful_after is not None:
-            kinds_after = view.useful_after(replay, counts, groups, candidates)
-        else:
-            kinds_after = {
-                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
-                for t in candidates
-            }
+            best, after_of, candidates, kinds_after = self.discards_asked(seat, tile, counts, groups)
         self.judged = counts
         self.judged_useful, self.judged_view = kinds_after, view
         asked = 0
         for t in candidates:
             asked |= kinds_after[t]
         unseen = self.unseen(seat, counts, asked)
-        useful: dict[int, int] = {}
-        for t in candidates:
-            useful[t] = _unseen_of(kinds_after[t], unseen)
-        most = max(useful.values())
-        after = shanten[tile]
+        # each best discard's useful copies, the most of them, the discarded tile's (candidates
+        # are in increasing kind order: the names are listed so)
+        useful = [_unseen_of(kinds_after[t], unseen) for t in candidates]
+        most = max(useful)
+        after = after_of[tile]
         row.before, row.after = best, after
         row.best = most
         # a discard that gives up shanten keeps no tile that takes the hand below ``best``
-        row.kept = kept = useful.get(tile, 0)
-        row.names = " ".join(_NAMES[t] for t in sorted(useful) if useful[t] == most)
+        kept = 0
+        names: list[str] = []
+        for i in range(len(candidates)):
+            t = candidates[i]
+            if t == tile:
+                kept = useful[i]
+            if useful[i] == most:
+                names.append(_NAMES[t])
+        row.kept = kept
+        row.names = " ".join(names)
         if after > best:
             row.flags.update(("shanten_loss", "inefficient"))
         elif best == 0 and kept < most:
@@ -496,6 +495,36 @@ class _Judge:
                 waited |= waits
             row.safe = any(not waited >> t & 1 for t in candidates)
         return row
+
+    def discards_asked(
+        self, seat: int, tile: int, counts: tuple[int, ...], groups: int
+    ) -> tuple[int, list[int], list[int], list[int]]:
+        """A turn's discards asked of the view one question at a time (a view with no ``turn``,
+        or one that forbids some discards): as ``RulesetView.turn`` answers them."""
+        view, replay = self.view_of(seat), self.replay
+        if view.may_discard is None:
+            shanten = view.discard_shanten(replay, counts, groups, None)  # every held kind
+        else:
+            allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
+            if tile not in allowed:
+                allowed.append(tile)
+            shanten = view.discard_shanten(replay, counts, groups, allowed)
+        best = min(shanten.values())
+        candidates = sorted(t for t, s in shanten.items() if s == best)
+        if view.useful_after is not None:
+            found = view.useful_after(replay, counts, groups, candidates)
+        else:
+            found = {
+                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
+                for t in candidates
+            }
+        after = [99] * 34
+        for t, s in shanten.items():
+            after[t] = s
+        kinds_after = [-1] * 34
+        for t in candidates:
+            kinds_after[t] = found[t]
+        return best, after, candidates, kinds_after
 
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
         """The other seats' answers to a discard: a win or claim passed, a claim over a win."""

@@ -446,17 +446,61 @@ def _table(key: int) -> int:
     return _suit_table(key)
 
 
+class _Step:
+    """One link of a part's chain of discards or of draws: the rank, the part's table after it,
+    the part it leaves (a discard; None for a draw), the next link. Compiled, a native record
+    whose fields are C values (the table an int64): the turn's loops read them with no boxing,
+    where a list of tuples unboxed a 60-bit table object at every read."""
+
+    __slots__ = ("after", "bit", "next", "rank", "table")
+
+    def __init__(self, rank: i64, table: i64, after: _Part | None, nxt: _Step | None) -> None:
+        self.rank = rank
+        # the rank's bit, shifted by the part's first kind in ``_useful_of``: a field, as a
+        # literal 1 in i64 arithmetic is a 32-bit C int (docs/compiled.md) even through a local
+        self.bit: i64 = 1 << int(rank)
+        self.table = table
+        self.after = after
+        self.next = nxt
+
+
+def _chain(steps: list[tuple[int, int, _Part | None]]) -> _Step | None:
+    """The links of ``steps`` (rank, table, part left), in their order."""
+    head: _Step | None = None
+    for i in range(len(steps) - 1, -1, -1):
+        rank, table, after = steps[i]
+        head = _Step(rank, table, after, head)
+    return head
+
+
 class _Part:
     """One part's counts (its key), its table, and what the judge asks of it again and again,
     each found once: the part after each discard and each useful draw."""
 
-    __slots__ = ("after_draws", "draw_tables", "key", "removals", "table")
+    __slots__ = (
+        "after_draws", "discard_steps", "discards_chained", "draw_steps", "draw_tables", "draws_chained",
+        "key", "removals", "table",
+    )  # fmt: skip
 
     def __init__(self, key: int) -> None:
         self.key = key
         self.table = _table(key)
         self.removals: list[tuple[int, _Part]] | None = None
         self.draw_tables: list[tuple[int, int]] | None = None
+        # the discards and the draws as chains of links, each made at its first ask
+        self.discards_chained = self.draws_chained = False
+        self.discard_steps: _Step | None = None
+        self.draw_steps: _Step | None = None
+
+    def chain_discards(self) -> None:
+        """Make the chain of discards (``discards`` as links)."""
+        self.discard_steps = _chain([(r, left.table, left) for r, left in self.discards()])
+        self.discards_chained = True
+
+    def chain_draws(self) -> None:
+        """Make the chain of draws (``draws`` as links)."""
+        self.draw_steps = _chain([(r, table, None) for r, table in self.draws()])
+        self.draws_chained = True
 
     def discards(self) -> list[tuple[int, _Part]]:
         """For each held rank: the rank and the part once one copy of it is discarded."""
@@ -519,15 +563,19 @@ def _part_keys(counts: Counts) -> list[int]:
     return keys
 
 
-def _useful_of(part: _Part, base: int, above: i64, tops: i64) -> int:
+def _useful_of(part: _Part, base: i64, above: i64, tops: i64) -> int:
     """The kinds (a kinds mask; ``base``: the part's first kind) of a part whose draw makes a
     cell of its table reach a threshold with the rest of the hand: ``above`` is the rest's
     complement plus 16 - threshold in every cell (cells b <= G: ``tops``)."""
-    out = 0  # an int: compiled, ``1 << k`` in i64 arithmetic took the 1 as a 32-bit C int
-    for r, table in part.draws():
-        if (table + above) & tops:
-            out |= 1 << (base + r)
-    return out
+    if not part.draws_chained:
+        part.chain_draws()
+    out: i64 = 0
+    step = part.draw_steps
+    while step is not None:
+        if (step.table + above) & tops:
+            out |= step.bit << base
+        step = step.next
+    return int(out)
 
 
 def _rests(tables: list[int], groups: int) -> list[int]:
@@ -579,6 +627,7 @@ class _Hand:
         "shanten",
         "side",
         "tables",
+        "turned",
     )
 
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
@@ -594,11 +643,12 @@ class _Hand:
         self.side: list[tuple[int, int, int, int]] = []
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
-        self.pairs = [-1] * 16
+        self.pairs: list[int] | None = None  # made at the first ask (most turns need none)
         # each part's useful kinds against the other three as they are (-1: not asked yet), at
         # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
         self.base = [-1] * 4
         self.base_level = -1
+        self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
@@ -644,7 +694,11 @@ class _Hand:
         shanten each kind's discard leaves (by kind, 34 entries; 99 for a kind not held), the
         kinds keeping the least (increasing), and the useful kinds of the hand each of those
         leaves (by kind; -1 elsewhere). The same numbers as ``discard_shanten`` and
-        ``useful_after``, with no dict built and no call per kind through a view."""
+        ``useful_after``, with no dict built and no call per kind through a view. Found once a
+        hand (a claim's best discard, then the discard judged, ask it of the same hand); the
+        lists are shared: callers do not change them."""
+        if self.turned is not None:
+            return self.turned
         keys, counts, groups, comps = self.keys, self.counts, self.groups, self.comps
         after = [99] * 34
         best = 99
@@ -652,24 +706,31 @@ class _Hand:
         for p in range(4):
             if keys[p]:
                 comp, base = comps[p], 9 * p
-                for r, rest in self.parts[p].discards():
-                    s = 2 * groups - _value(rest.table + comp, groups)
+                part = self.parts[p]
+                if not part.discards_chained:
+                    part.chain_discards()
+                step = part.discard_steps
+                while step is not None:
+                    t = base + step.rank
+                    s = 2 * groups - _value(step.table + comp, groups)
                     if pairs_form:
                         # 七对: 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
-                        n = counts[base + r]
+                        n = counts[t]
                         paired = seven + 1 if n == 2 or n == 4 else seven
                         if paired < s:
                             s = paired
-                    after[base + r] = s
+                    after[t] = s
                     if s < best:
                         best = s
+                    step = step.next
         candidates: list[int] = []
         useful = [-1] * 34
         for t in range(34):
             if after[t] == best:
                 candidates.append(t)
                 useful[t] = self.useful_left(t, best)
-        return best, after, candidates, useful
+        self.turned = best, after, candidates, useful
+        return self.turned
 
     def useful_left(self, t: int, before: int) -> int:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t``, at shanten
@@ -677,8 +738,17 @@ class _Hand:
         merge of two untouched parts with p's new table."""
         groups, counts, keys = self.groups, self.counts, self.keys
         p = 3 if t >= 27 else t // 9
-        rest = self.parts[p].after_discard(t - 9 * p)
-        table = rest.table
+        part = self.parts[p]
+        if not part.discards_chained:
+            part.chain_discards()
+        step = part.discard_steps
+        rank = t - 9 * p
+        while step is not None and step.rank != rank:
+            step = step.next
+        if step is None or step.after is None:
+            raise KeyError(rank)  # not a held rank (as the shanten of its discard would)
+        rest = step.after
+        table = step.table
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
         side = -1
@@ -697,6 +767,8 @@ class _Hand:
         if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
             tables, pairs = self.tables, self.pairs
+            if pairs is None:
+                pairs = self.pairs = [-1] * 16
             for q in range(4):
                 if q != p and keys[q]:
                     r, o = _OTHER_TWO[4 * p + q]

@@ -32,7 +32,9 @@ UNKNOWN: Final = -1  # danger of a discard whose opponents' hands are not all of
 _DISCARD: Final = EventKind.DISCARD
 _HU: Final = EventKind.HU
 _GANG: Final = EventKind.GANG
-_CLAIMS: Final = (EventKind.CHI, EventKind.PENG, _GANG)
+_CHI: Final = EventKind.CHI
+_PENG: Final = EventKind.PENG
+_CLAIMS: Final = (_CHI, _PENG, _GANG)
 _RESPONSES: Final = frozenset({*_CLAIMS, _HU, EventKind.IGNORED})
 _NAMES: Final = tuple(ALL_KINDS[k].botzone for k in range(34))
 _DISCARD_PHASE: Final = Phase.DISCARD
@@ -132,10 +134,16 @@ class _Row:
 
 
 def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
-    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind``: ``fewer`` with
+    the copy added, compared as one tuple (a C comparison of items that are mostly the same
+    small-int objects, where a generator compared them one call at a time)."""
     if len(fewer) != len(more):
         return False
-    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
+    if not 0 <= kind < len(fewer):
+        return more == fewer  # no copy of ``kind`` to add: the counts are the same or not
+    expected = list(fewer)
+    expected[kind] += 1
+    return more == tuple(expected)
 
 
 def _tiles_held(concealed: list[int]) -> int:
@@ -569,7 +577,7 @@ class _Judge:
             if waits is None and view.wins_need_waits:
                 waits = self.waits(known)
             shaped = waits is None or waits >> tile & 1 == 1
-            if response in _CLAIMS:
+            if response is _CHI or response is _PENG or response is _GANG:  # identity: no __eq__ calls
                 self.claim_missed[o] = shaped and view.legal_win(replay, o, tile, False, discarder)
                 continue
             if (won and not several) or response is not None:

@@ -86,6 +86,9 @@ VIEW = RulesetView(
     may_discard=None,  # any held tile
     may_claim=lambda replay, tile: True,
     face_up=lambda replay: (),
+    # the view's default, compiled here: asked at every discard, an interpreted lambda called
+    # from the compiled judge costs a Python frame each time
+    ready=lambda replay: True,
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
     turn=lambda replay, counts, melds: guobiao_turn(counts, melds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list

@@ -615,7 +615,10 @@ class _Hand:
     __slots__ = (
         "base",
         "base_level",
-        "comps",
+        "c0",
+        "c1",
+        "c2",
+        "c3",
         "counts",
         "groups",
         "keys",
@@ -626,7 +629,10 @@ class _Hand:
         "seven",
         "shanten",
         "side",
-        "tables",
+        "t0",
+        "t1",
+        "t2",
+        "t3",
         "turned",
     )
 
@@ -635,8 +641,18 @@ class _Hand:
         self.counts, self.groups, self.pairs_form = counts, groups, seven
         self.keys = keys = _part_keys(counts)
         self.parts = parts = [_part(key) for key in keys]
-        self.tables = tables = [part.table for part in parts]
-        self.comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
+        # each part's table and complement (the other three merged) as i64 fields: compiled,
+        # C ints in the object, where lists boxed each 60-bit value and unboxed it at every read
+        a: i64 = parts[0].table
+        b: i64 = parts[1].table
+        c: i64 = parts[2].table
+        d: i64 = parts[3].table
+        self.t0, self.t1, self.t2, self.t3 = a, b, c, d
+        ab, cd = _merge_tables(a, b, groups), _merge_tables(c, d, groups)  # as ``_rests`` merges
+        self.c0: i64 = _complement(_merge_tables(b, cd, groups), groups)
+        self.c1: i64 = _complement(_merge_tables(a, cd, groups), groups)
+        self.c2: i64 = _complement(_merge_tables(ab, d, groups), groups)
+        self.c3: i64 = _complement(_merge_tables(ab, c, groups), groups)
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
         # (part, its table after the discard, shanten left, the other parts' useful kinds)
@@ -650,6 +666,14 @@ class _Hand:
         self.base_level = -1
         self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
 
+    def table(self, p: int) -> i64:
+        """Part ``p``'s table."""
+        return self.t0 if p == 0 else self.t1 if p == 1 else self.t2 if p == 2 else self.t3
+
+    def comp(self, p: int) -> i64:
+        """Part ``p``'s complement: what the other three parts add to each of its cells."""
+        return self.c0 if p == 0 else self.c1 if p == 1 else self.c2 if p == 2 else self.c3
+
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
         found = self.shanten
@@ -658,7 +682,7 @@ class _Hand:
             found = {}
             for p in range(4):
                 if keys[p]:
-                    comp, base = self.comps[p], 9 * p
+                    comp, base = self.comp(p), 9 * p
                     for r, rest in self.parts[p].discards():
                         found[base + r] = 2 * groups - _value(rest.table + comp, groups)
             if self.pairs_form:
@@ -681,7 +705,7 @@ class _Hand:
             self.base_level = level
         found = self.base[q]
         if found < 0:
-            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comps[q] + reach, tops)
+            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comp(q) + reach, tops)
         return found
 
     def useful_after(self, t: int) -> int:
@@ -699,13 +723,13 @@ class _Hand:
         lists are shared: callers do not change them."""
         if self.turned is not None:
             return self.turned
-        keys, counts, groups, comps = self.keys, self.counts, self.groups, self.comps
+        keys, counts, groups = self.keys, self.counts, self.groups
         after = [99] * 34
         best = 99
         seven, pairs_form = self.seven, self.pairs_form
         for p in range(4):
             if keys[p]:
-                comp, base = comps[p], 9 * p
+                comp, base = self.comp(p), 9 * p
                 part = self.parts[p]
                 if not part.discards_chained:
                     part.chain_discards()
@@ -752,7 +776,7 @@ class _Hand:
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
         side = -1
-        if table == self.tables[p]:
+        if table == self.table(p):
             # the part's table unchanged: every other part's complement is the one the whole
             # hand gave it, so its useful kinds are shared by every such discard, of any part
             side = 0
@@ -766,7 +790,7 @@ class _Hand:
                     break
         if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
-            tables, pairs = self.tables, self.pairs
+            pairs = self.pairs
             if pairs is None:
                 pairs = self.pairs = [-1] * 16
             for q in range(4):
@@ -774,11 +798,11 @@ class _Hand:
                     r, o = _OTHER_TWO[4 * p + q]
                     two = pairs[4 * r + o]
                     if two < 0:
-                        two = pairs[4 * r + o] = _merge_tables(tables[r], tables[o], groups)
+                        two = pairs[4 * r + o] = _merge_tables(self.table(r), self.table(o), groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
                     side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
             self.side.append((p, table, before, side))
-        out = _useful_of(rest, 9 * p, self.comps[p] + reach, tops) | side
+        out = _useful_of(rest, 9 * p, self.comp(p) + reach, tops) | side
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
@@ -810,7 +834,10 @@ def _hand(counts: Counts, melds: int, groups: int | None = None) -> _Hand:
     if last is not None and last.counts == counts and last.groups == groups and last.pairs_form == seven:
         return last
     hand = _Hand(counts, groups, seven)
-    _LAST[:] = [hand]
+    if _LAST:
+        _LAST[0] = hand  # an item set (compiled: no slice object, no generic slice assignment)
+    else:
+        _LAST.append(hand)
     return hand
 
 

@@ -134,16 +134,10 @@ class _Row:
 
 
 def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
-    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind``: ``fewer`` with
-    the copy added, compared as one tuple (a C comparison of items that are mostly the same
-    small-int objects, where a generator compared them one call at a time)."""
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
     if len(fewer) != len(more):
         return False
-    if not 0 <= kind < len(fewer):
-        return more == fewer  # no copy of ``kind`` to add: the counts are the same or not
-    expected = list(fewer)
-    expected[kind] += 1
-    return more == tuple(expected)
+    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
 
 
 def _tiles_held(concealed: list[int]) -> int:

@@ -656,13 +656,13 @@ class _Hand:
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
         # (part, its table after the discard, shanten left, the other parts' useful kinds)
-        self.side: list[tuple[int, int, int, int]] = []
+        self.side: list[tuple[int, int, int, int]] | None = None  # made at the first ask
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
         self.pairs: list[int] | None = None  # made at the first ask (most turns need none)
         # each part's useful kinds against the other three as they are (-1: not asked yet), at
         # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
-        self.base = [-1] * 4
+        self.base: list[int] = []  # made at the first ask (a level is never -1)
         self.base_level = -1
         self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
 
@@ -700,7 +700,7 @@ class _Hand:
         """Part ``q``'s useful kinds against the other three parts as held, for a hand left at
         shanten ``level`` by a discard that changed no other part's table (``reach``, ``tops``:
         that level's threshold cells), found once a part and level."""
-        if level != self.base_level:
+        if level != self.base_level or not self.base:
             self.base = [-1] * 4
             self.base_level = level
         found = self.base[q]
@@ -784,10 +784,12 @@ class _Hand:
                 if q != p and keys[q]:
                     side |= self.base_useful(q, before, reach, tops)
         else:
-            for q, known, level, kinds in self.side:
-                if q == p and known == table and level == before:
-                    side = kinds
-                    break
+            sides = self.side
+            if sides is not None:
+                for q, known, level, kinds in sides:
+                    if q == p and known == table and level == before:
+                        side = kinds
+                        break
         if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
             pairs = self.pairs
@@ -801,6 +803,8 @@ class _Hand:
                         two = pairs[4 * r + o] = _merge_tables(self.table(r), self.table(o), groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
                     side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
+            if self.side is None:
+                self.side = []
             self.side.append((p, table, before, side))
         out = _useful_of(rest, 9 * p, self.comp(p) + reach, tops) | side
         if self.pairs_form:

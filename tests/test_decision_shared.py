@@ -87,3 +87,31 @@ def test_shared_discards_equal_the_per_discard_oracle() -> None:
                 changed += 1
     # both paths ran on many discards (the shared one is most of the best discards in play)
     assert shared > 5000 and changed > 5000, (shared, changed)
+
+
+def test_turn_in_one_pass_equals_the_per_discard_oracle() -> None:
+    """``guobiao_turn`` (the judge's one call a turn: every discard's shanten, the best ones and
+    their useful kinds, from the parts' chains of links) against the per-discard oracle, on a
+    hand taken apart afresh and on one the engine just took apart for other questions."""
+    positions = [pos for hand in _hands() for pos in _positions(hand)]
+    assert len(positions) > 1500
+    kinds_seen = 0
+    for i, (counts, melds) in enumerate(positions):
+        kinds = [t for t in range(34) if counts[t]]
+        expected = oracle_discard_shanten(counts, melds, kinds)
+        if i % 2:
+            incremental._LAST.clear()
+        else:  # the hand already taken apart (its useful kinds of one kind asked first)
+            incremental.guobiao_useful_after_discards(counts, melds, kinds[-1:])
+        best, after, candidates, useful = incremental.guobiao_turn(counts, melds)
+        assert best == min(expected.values())
+        assert after == [expected.get(t, 99) for t in range(34)], (counts, melds)
+        assert candidates == [t for t in kinds if expected[t] == best]
+        for t in range(34):
+            if t in candidates:
+                left = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
+                assert kinds_of(useful[t]) == oracle_useful(left, melds), (counts, melds, t)
+                kinds_seen += 1
+            else:
+                assert useful[t] == -1
+    assert kinds_seen > 5000, kinds_seen

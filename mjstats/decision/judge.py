@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from mjstats.decision.view import KindsMask, RulesetView, Table, view_for
 from mjstats.errors import ProfileError
 from mjstats.records import Event, EventKind, Hand
@@ -30,7 +32,9 @@ UNKNOWN: Final = -1  # danger of a discard whose opponents' hands are not all of
 _DISCARD: Final = EventKind.DISCARD
 _HU: Final = EventKind.HU
 _GANG: Final = EventKind.GANG
-_CLAIMS: Final = (EventKind.CHI, EventKind.PENG, _GANG)
+_CHI: Final = EventKind.CHI
+_PENG: Final = EventKind.PENG
+_CLAIMS: Final = (_CHI, _PENG, _GANG)
 _RESPONSES: Final = frozenset({*_CLAIMS, _HU, EventKind.IGNORED})
 _NAMES: Final = tuple(ALL_KINDS[k].botzone for k in range(34))
 _DISCARD_PHASE: Final = Phase.DISCARD
@@ -149,12 +153,16 @@ def _tiles_held(concealed: list[int]) -> int:
 
 
 def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
-    """The unseen copies of the kinds of a kinds mask: one pass over its set bits."""
+    """The unseen copies of the kinds of a kinds mask: one pass over its bits, shifted in i64
+    (compiled: C shifts, where a 34-bit int's ``&``, ``-`` and ``bit_length`` each made an object)."""
     total = 0
-    while kinds:
-        low = kinds & -kinds
-        total += unseen[low.bit_length() - 1]
-        kinds ^= low
+    rest: i64 = kinds
+    k: i64 = 0
+    while rest:
+        if rest & 1:
+            total += unseen[k]
+        rest >>= 1
+        k += 1
     return total
 
 
@@ -216,7 +224,8 @@ class _Judge:
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
-        self.others: dict[int, KindsMask] | None = None  # the last discard's opponents' waits
+        # the last discard's opponents' waits, by seat (-1: not an opponent still in the hand)
+        self.others: list[KindsMask] | None = None
         # the opponents' hands taken for the last discard's waits (None: not taken), read again
         # by its answers: a discard changes no other seat's tiles
         self.opponents: list[_SeatHand | None] = [None] * 4
@@ -225,8 +234,9 @@ class _Judge:
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
         self.views: list[RulesetView | None] = [None if view.seat_view else view] * 4
         self.judged: tuple[int, ...] = ()  # the last judged discarder's hand before its discard
-        # the useful kinds of the hand each of its best discards leaves, and the view that found them
-        self.judged_useful: dict[int, KindsMask] = {}
+        # the useful kinds of the hand each of its best discards leaves (by kind, -1 for the other
+        # kinds), and the view that found them
+        self.judged_useful: list[KindsMask] = [-1] * 34
         self.judged_view: RulesetView | None = None
         handlers = replay.handlers
         # innermost, so that a listener hears the event with every seat's view already forgotten
@@ -334,24 +344,25 @@ class _Judge:
         # unclaimed discards + exposed meld tiles (flowers too)
         visible = native.visible if native is not None else self.state.visible
         out = [0] * 34
-        rest = kinds
+        rest: i64 = kinds  # its bits shifted in i64 (compiled: C shifts, no int objects)
+        k: i64 = 0
         while rest:
-            low = rest & -rest
-            k = low.bit_length() - 1
-            out[k] = 4 - counts[k] - visible[k]
-            rest ^= low
+            if rest & 1:
+                out[k] = 4 - counts[k] - visible[k]
+            rest >>= 1
+            k += 1
         for meld in self.melds_of(seat):
             if meld.kind == "GANG" and meld.offer == 0:  # own concealed kong: not in visible
                 out[meld.tile] -= 4
-        for k in self.view.face_up(self.replay):
-            out[k] -= 1
+        for t in self.view.face_up(self.replay):
+            out[t] -= 1
         rest = kinds
+        k = 0
         while rest:  # a kind not asked may have gone below 0 above: it is never read
-            low = rest & -rest
-            k = low.bit_length() - 1
-            if out[k] < 0:
+            if rest & 1 and out[k] < 0:
                 out[k] = 0
-            rest ^= low
+            rest >>= 1
+            k += 1
         return out
 
     def shanten(self, seat: int, counts: tuple[int, ...], groups: int) -> int:
@@ -359,14 +370,21 @@ class _Judge:
 
     def best_after_discard(self, seat: int, counts: tuple[int, ...], groups: int) -> int:
         """The least shanten any one discard leaves (a hand of waiting size + 1)."""
+        view = self.view_of(seat)
+        turn = view.turn
+        if turn is not None and view.may_discard is None:
+            # the turn judged in one pass: the discard that follows the claim asks it again of
+            # the same hand, and the engine keeps it (its useful kinds are found once)
+            return turn(self.replay, counts, groups)[0]
         kinds = [t for t in range(34) if counts[t]]
-        left = self.view_of(seat).discard_shanten(self.replay, counts, groups, kinds)
+        left = view.discard_shanten(self.replay, counts, groups, kinds)
         return min(left.values(), default=99)
 
-    def waits_of_others(self, seat: int) -> dict[int, KindsMask] | None:
-        """The waits of the other seats still in the hand, ready or not (None: a seat's hand is
-        not playable)."""
-        out = {}
+    def waits_of_others(self, seat: int) -> list[KindsMask] | None:
+        """The waits of the other seats still in the hand, ready or not, by seat (-1 for the
+        discarder and a seat out of the hand; None: a seat's hand is not playable): a list of
+        four, where a dict was built and iterated at every discard."""
+        out = [_NOT_ASKED] * 4
         taken: list[_SeatHand | None] = [None] * 4
         self.opponents = taken
         for o in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
@@ -401,11 +419,11 @@ class _Judge:
             judged = self.judged
             if _one_more(known.counts, judged, tile):
                 known.shanten = after
-                useful = self.judged_useful.get(tile)
+                useful = self.judged_useful[tile]
                 same = known.view.waits_are_useful
                 if (
                     after == 0
-                    and useful is not None
+                    and useful >= 0
                     and same is not None
                     and known.view is self.judged_view
                     and known.waits == _NOT_ASKED
@@ -435,8 +453,9 @@ class _Judge:
         self.others = others
         if others is not None:
             danger = 0
-            for waits in others.values():
-                danger += waits >> tile & 1
+            for waits in others:
+                if waits > 0:
+                    danger += waits >> tile & 1
             row.danger = danger
         concealed = self.concealed_of(seat)
         if not concealed[tile] or not self.playing(seat, 1) or not view.ready(replay):
@@ -451,38 +470,36 @@ class _Judge:
             and view.legal_win(replay, seat, int(drawn), True, None)
         ):
             row.flags.add("missed_win")
-        if view.may_discard is None:
-            shanten = view.discard_shanten(replay, counts, groups, None)  # every held kind
+        turn = view.turn
+        if turn is not None and view.may_discard is None:
+            # every discard of the turn in one pass (the engine's own arrays, no dict a call)
+            best, after_of, candidates, kinds_after = turn(replay, counts, groups)
         else:
-            allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
-            if tile not in allowed:
-                allowed.append(tile)
-            shanten = view.discard_shanten(replay, counts, groups, allowed)
-        best = min(shanten.values())
-        candidates = [t for t, s in shanten.items() if s == best]
-        if view.useful_after is not None:
-            kinds_after = view.useful_after(replay, counts, groups, candidates)
-        else:
-            kinds_after = {
-                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
-                for t in candidates
-            }
+            best, after_of, candidates, kinds_after = self.discards_asked(seat, tile, counts, groups)
         self.judged = counts
         self.judged_useful, self.judged_view = kinds_after, view
         asked = 0
         for t in candidates:
             asked |= kinds_after[t]
         unseen = self.unseen(seat, counts, asked)
-        useful: dict[int, int] = {}
-        for t in candidates:
-            useful[t] = _unseen_of(kinds_after[t], unseen)
-        most = max(useful.values())
-        after = shanten[tile]
+        # each best discard's useful copies, the most of them, the discarded tile's (candidates
+        # are in increasing kind order: the names are listed so)
+        useful = [_unseen_of(kinds_after[t], unseen) for t in candidates]
+        most = max(useful)
+        after = after_of[tile]
         row.before, row.after = best, after
         row.best = most
         # a discard that gives up shanten keeps no tile that takes the hand below ``best``
-        row.kept = kept = useful.get(tile, 0)
-        row.names = " ".join(_NAMES[t] for t in sorted(useful) if useful[t] == most)
+        kept = 0
+        names: list[str] = []
+        for i in range(len(candidates)):
+            t = candidates[i]
+            if t == tile:
+                kept = useful[i]
+            if useful[i] == most:
+                names.append(_NAMES[t])
+        row.kept = kept
+        row.names = " ".join(names)
         if after > best:
             row.flags.update(("shanten_loss", "inefficient"))
         elif best == 0 and kept < most:
@@ -492,10 +509,41 @@ class _Judge:
             row.flags.add("inefficient")
         if others is not None:
             waited = 0
-            for waits in others.values():
-                waited |= waits
+            for waits in others:
+                if waits > 0:
+                    waited |= waits
             row.safe = any(not waited >> t & 1 for t in candidates)
         return row
+
+    def discards_asked(
+        self, seat: int, tile: int, counts: tuple[int, ...], groups: int
+    ) -> tuple[int, list[int], list[int], list[int]]:
+        """A turn's discards asked of the view one question at a time (a view with no ``turn``,
+        or one that forbids some discards): as ``RulesetView.turn`` answers them."""
+        view, replay = self.view_of(seat), self.replay
+        if view.may_discard is None:
+            shanten = view.discard_shanten(replay, counts, groups, None)  # every held kind
+        else:
+            allowed = [t for t in range(34) if counts[t] and view.may_discard(replay, seat, t)]
+            if tile not in allowed:
+                allowed.append(tile)
+            shanten = view.discard_shanten(replay, counts, groups, allowed)
+        best = min(shanten.values())
+        candidates = sorted(t for t, s in shanten.items() if s == best)
+        if view.useful_after is not None:
+            found = view.useful_after(replay, counts, groups, candidates)
+        else:
+            found = {
+                t: view.useful(replay, (*counts[:t], counts[t] - 1, *counts[t + 1 :]), groups)
+                for t in candidates
+            }
+        after = [99] * 34
+        for t, s in shanten.items():
+            after[t] = s
+        kinds_after = [-1] * 34
+        for t in candidates:
+            kinds_after[t] = found[t]
+        return best, after, candidates, kinds_after
 
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
         """The other seats' answers to a discard: a win or claim passed, a claim over a win."""
@@ -519,11 +567,11 @@ class _Judge:
                 continue
             view = known.view
             # the shape first (the waits were just computed): most hands wait on nothing
-            waits = others.get(o) if others is not None else None
+            waits = others[o] if others is not None and others[o] >= 0 else None
             if waits is None and view.wins_need_waits:
                 waits = self.waits(known)
             shaped = waits is None or waits >> tile & 1 == 1
-            if response in _CLAIMS:
+            if response is _CHI or response is _PENG or response is _GANG:  # identity: no __eq__ calls
                 self.claim_missed[o] = shaped and view.legal_win(replay, o, tile, False, discarder)
                 continue
             if (won and not several) or response is not None:

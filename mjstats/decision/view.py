@@ -79,6 +79,12 @@ class RulesetView:
     # (replay, hand of waiting size + 1, melds, kinds): for each discard of ``kinds``, the useful
     # kinds of the hand it leaves (``useful`` on each; a ruleset may share the work between them)
     useful_after: Callable[[HandReplay, Counts, int, list[int]], dict[int, KindsMask]] | None = None
+    # (replay, hand of waiting size + 1, melds): every discard of the turn judged in one pass,
+    # for a view whose ``may_discard`` is None: the least shanten a discard leaves, the shanten
+    # each kind's discard leaves (34 entries, 99 for a kind not held), the kinds keeping the
+    # least (increasing), and the useful kinds of the hand each of those leaves (34 entries, -1
+    # elsewhere): ``discard_shanten`` and ``useful_after`` in one call (None: asked of those)
+    turn: Callable[[HandReplay, Counts, int], tuple[int, list[int], list[int], list[int]]] | None = None
     # a win on a tile needs it among the waits of the hand without it (then a self-drawn tile
     # outside the waits the judge already holds is no win, and legal_win is not asked)
     wins_need_waits: bool = False

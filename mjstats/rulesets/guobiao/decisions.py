@@ -13,6 +13,7 @@ from mjstats.replay.profile import Meld
 from mjstats.rulesets.guobiao.incremental import (
     guobiao_discard_shanten,
     guobiao_shanten,
+    guobiao_turn,
     guobiao_useful_after_discards,
     guobiao_useful_mask,
 )
@@ -85,7 +86,11 @@ VIEW = RulesetView(
     may_discard=None,  # any held tile
     may_claim=lambda replay, tile: True,
     face_up=lambda replay: (),
+    # the view's default, compiled here: asked at every discard, an interpreted lambda called
+    # from the compiled judge costs a Python frame each time
+    ready=lambda replay: True,
     useful_after=lambda replay, counts, melds, kinds: guobiao_useful_after_discards(counts, melds, kinds),
+    turn=lambda replay, counts, melds: guobiao_turn(counts, melds),
     wins_need_waits=True,  # every Guobiao form is a shape the waits list
     far_waits=special_may_wait,
     # at shanten 0 a hand waits_mask answers from the part tables waits on its useful kinds

@@ -30,6 +30,7 @@ __all__ = [
     "formula_useful_after",
     "guobiao_discard_shanten",
     "guobiao_shanten",
+    "guobiao_turn",
     "guobiao_useful",
     "guobiao_useful_after_discards",
     "guobiao_useful_mask",
@@ -445,17 +446,61 @@ def _table(key: int) -> int:
     return _suit_table(key)
 
 
+class _Step:
+    """One link of a part's chain of discards or of draws: the rank, the part's table after it,
+    the part it leaves (a discard; None for a draw), the next link. Compiled, a native record
+    whose fields are C values (the table an int64): the turn's loops read them with no boxing,
+    where a list of tuples unboxed a 60-bit table object at every read."""
+
+    __slots__ = ("after", "bit", "next", "rank", "table")
+
+    def __init__(self, rank: i64, table: i64, after: _Part | None, nxt: _Step | None) -> None:
+        self.rank = rank
+        # the rank's bit, shifted by the part's first kind in ``_useful_of``: a field, as a
+        # literal 1 in i64 arithmetic is a 32-bit C int (docs/compiled.md) even through a local
+        self.bit: i64 = 1 << int(rank)
+        self.table = table
+        self.after = after
+        self.next = nxt
+
+
+def _chain(steps: list[tuple[int, int, _Part | None]]) -> _Step | None:
+    """The links of ``steps`` (rank, table, part left), in their order."""
+    head: _Step | None = None
+    for i in range(len(steps) - 1, -1, -1):
+        rank, table, after = steps[i]
+        head = _Step(rank, table, after, head)
+    return head
+
+
 class _Part:
     """One part's counts (its key), its table, and what the judge asks of it again and again,
     each found once: the part after each discard and each useful draw."""
 
-    __slots__ = ("after_draws", "draw_tables", "key", "removals", "table")
+    __slots__ = (
+        "after_draws", "discard_steps", "discards_chained", "draw_steps", "draw_tables", "draws_chained",
+        "key", "removals", "table",
+    )  # fmt: skip
 
     def __init__(self, key: int) -> None:
         self.key = key
         self.table = _table(key)
         self.removals: list[tuple[int, _Part]] | None = None
         self.draw_tables: list[tuple[int, int]] | None = None
+        # the discards and the draws as chains of links, each made at its first ask
+        self.discards_chained = self.draws_chained = False
+        self.discard_steps: _Step | None = None
+        self.draw_steps: _Step | None = None
+
+    def chain_discards(self) -> None:
+        """Make the chain of discards (``discards`` as links)."""
+        self.discard_steps = _chain([(r, left.table, left) for r, left in self.discards()])
+        self.discards_chained = True
+
+    def chain_draws(self) -> None:
+        """Make the chain of draws (``draws`` as links)."""
+        self.draw_steps = _chain([(r, table, None) for r, table in self.draws()])
+        self.draws_chained = True
 
     def discards(self) -> list[tuple[int, _Part]]:
         """For each held rank: the rank and the part once one copy of it is discarded."""
@@ -518,15 +563,19 @@ def _part_keys(counts: Counts) -> list[int]:
     return keys
 
 
-def _useful_of(part: _Part, base: int, above: i64, tops: i64) -> int:
+def _useful_of(part: _Part, base: i64, above: i64, tops: i64) -> int:
     """The kinds (a kinds mask; ``base``: the part's first kind) of a part whose draw makes a
     cell of its table reach a threshold with the rest of the hand: ``above`` is the rest's
     complement plus 16 - threshold in every cell (cells b <= G: ``tops``)."""
-    out = 0  # an int: compiled, ``1 << k`` in i64 arithmetic took the 1 as a 32-bit C int
-    for r, table in part.draws():
-        if (table + above) & tops:
-            out |= 1 << (base + r)
-    return out
+    if not part.draws_chained:
+        part.chain_draws()
+    out: i64 = 0
+    step = part.draw_steps
+    while step is not None:
+        if (step.table + above) & tops:
+            out |= step.bit << base
+        step = step.next
+    return int(out)
 
 
 def _rests(tables: list[int], groups: int) -> list[int]:
@@ -566,7 +615,10 @@ class _Hand:
     __slots__ = (
         "base",
         "base_level",
-        "comps",
+        "c0",
+        "c1",
+        "c2",
+        "c3",
         "counts",
         "groups",
         "keys",
@@ -577,7 +629,11 @@ class _Hand:
         "seven",
         "shanten",
         "side",
-        "tables",
+        "t0",
+        "t1",
+        "t2",
+        "t3",
+        "turned",
     )
 
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
@@ -585,19 +641,38 @@ class _Hand:
         self.counts, self.groups, self.pairs_form = counts, groups, seven
         self.keys = keys = _part_keys(counts)
         self.parts = parts = [_part(key) for key in keys]
-        self.tables = tables = [part.table for part in parts]
-        self.comps = [_complement(rest, groups) for rest in _rests(tables, groups)]
+        # each part's table and complement (the other three merged) as i64 fields: compiled,
+        # C ints in the object, where lists boxed each 60-bit value and unboxed it at every read
+        a: i64 = parts[0].table
+        b: i64 = parts[1].table
+        c: i64 = parts[2].table
+        d: i64 = parts[3].table
+        self.t0, self.t1, self.t2, self.t3 = a, b, c, d
+        ab, cd = _merge_tables(a, b, groups), _merge_tables(c, d, groups)  # as ``_rests`` merges
+        self.c0: i64 = _complement(_merge_tables(b, cd, groups), groups)
+        self.c1: i64 = _complement(_merge_tables(a, cd, groups), groups)
+        self.c2: i64 = _complement(_merge_tables(ab, d, groups), groups)
+        self.c3: i64 = _complement(_merge_tables(ab, c, groups), groups)
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
         # (part, its table after the discard, shanten left, the other parts' useful kinds)
-        self.side: list[tuple[int, int, int, int]] = []
+        self.side: list[tuple[int, int, int, int]] | None = None  # made at the first ask
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
-        self.pairs = [-1] * 16
+        self.pairs: list[int] | None = None  # made at the first ask (most turns need none)
         # each part's useful kinds against the other three as they are (-1: not asked yet), at
         # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
-        self.base = [-1] * 4
+        self.base: list[int] = []  # made at the first ask (a level is never -1)
         self.base_level = -1
+        self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
+
+    def table(self, p: int) -> i64:
+        """Part ``p``'s table."""
+        return self.t0 if p == 0 else self.t1 if p == 1 else self.t2 if p == 2 else self.t3
+
+    def comp(self, p: int) -> i64:
+        """Part ``p``'s complement: what the other three parts add to each of its cells."""
+        return self.c0 if p == 0 else self.c1 if p == 1 else self.c2 if p == 2 else self.c3
 
     def discard_shanten(self) -> dict[int, int]:
         """The shanten (regular form and 七对) left by discarding each held kind."""
@@ -607,7 +682,7 @@ class _Hand:
             found = {}
             for p in range(4):
                 if keys[p]:
-                    comp, base = self.comps[p], 9 * p
+                    comp, base = self.comp(p), 9 * p
                     for r, rest in self.parts[p].discards():
                         found[base + r] = 2 * groups - _value(rest.table + comp, groups)
             if self.pairs_form:
@@ -625,28 +700,83 @@ class _Hand:
         """Part ``q``'s useful kinds against the other three parts as held, for a hand left at
         shanten ``level`` by a discard that changed no other part's table (``reach``, ``tops``:
         that level's threshold cells), found once a part and level."""
-        if level != self.base_level:
+        if level != self.base_level or not self.base:
             self.base = [-1] * 4
             self.base_level = level
         found = self.base[q]
         if found < 0:
-            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comps[q] + reach, tops)
+            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comp(q) + reach, tops)
         return found
 
     def useful_after(self, t: int) -> int:
-        """The useful kinds (a kinds mask) of the hand left by discarding ``t``: only part ``p``
-        (t's) changes, so each other part's complement comes from the merge of two untouched
-        parts with p's new table."""
+        """The useful kinds (a kinds mask) of the hand left by discarding ``t``."""
+        found = self.shanten
+        return self.useful_left(t, (found if found is not None else self.discard_shanten())[t])
+
+    def turn(self) -> tuple[int, list[int], list[int], list[int]]:
+        """Every discard of the turn judged in one pass: the least shanten a discard leaves, the
+        shanten each kind's discard leaves (by kind, 34 entries; 99 for a kind not held), the
+        kinds keeping the least (increasing), and the useful kinds of the hand each of those
+        leaves (by kind; -1 elsewhere). The same numbers as ``discard_shanten`` and
+        ``useful_after``, with no dict built and no call per kind through a view. Found once a
+        hand (a claim's best discard, then the discard judged, ask it of the same hand); the
+        lists are shared: callers do not change them."""
+        if self.turned is not None:
+            return self.turned
+        keys, counts, groups = self.keys, self.counts, self.groups
+        after = [99] * 34
+        best = 99
+        seven, pairs_form = self.seven, self.pairs_form
+        for p in range(4):
+            if keys[p]:
+                comp, base = self.comp(p), 9 * p
+                part = self.parts[p]
+                if not part.discards_chained:
+                    part.chain_discards()
+                step = part.discard_steps
+                while step is not None:
+                    t = base + step.rank
+                    s = 2 * groups - _value(step.table + comp, groups)
+                    if pairs_form:
+                        # 七对: 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
+                        n = counts[t]
+                        paired = seven + 1 if n == 2 or n == 4 else seven
+                        if paired < s:
+                            s = paired
+                    after[t] = s
+                    if s < best:
+                        best = s
+                    step = step.next
+        candidates: list[int] = []
+        useful = [-1] * 34
+        for t in range(34):
+            if after[t] == best:
+                candidates.append(t)
+                useful[t] = self.useful_left(t, best)
+        self.turned = best, after, candidates, useful
+        return self.turned
+
+    def useful_left(self, t: int, before: int) -> int:
+        """The useful kinds (a kinds mask) of the hand left by discarding ``t``, at shanten
+        ``before``: only part ``p`` (t's) changes, so each other part's complement comes from the
+        merge of two untouched parts with p's new table."""
         groups, counts, keys = self.groups, self.counts, self.keys
         p = 3 if t >= 27 else t // 9
-        found = self.shanten
-        before = (found if found is not None else self.discard_shanten())[t]
-        rest = self.parts[p].after_discard(t - 9 * p)
-        table = rest.table
+        part = self.parts[p]
+        if not part.discards_chained:
+            part.chain_discards()
+        step = part.discard_steps
+        rank = t - 9 * p
+        while step is not None and step.rank != rank:
+            step = step.next
+        if step is None or step.after is None:
+            raise KeyError(rank)  # not a held rank (as the shanten of its discard would)
+        rest = step.after
+        table = step.table
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
         side = -1
-        if table == self.tables[p]:
+        if table == self.table(p):
             # the part's table unchanged: every other part's complement is the one the whole
             # hand gave it, so its useful kinds are shared by every such discard, of any part
             side = 0
@@ -654,23 +784,29 @@ class _Hand:
                 if q != p and keys[q]:
                     side |= self.base_useful(q, before, reach, tops)
         else:
-            for q, known, level, kinds in self.side:
-                if q == p and known == table and level == before:
-                    side = kinds
-                    break
+            sides = self.side
+            if sides is not None:
+                for q, known, level, kinds in sides:
+                    if q == p and known == table and level == before:
+                        side = kinds
+                        break
         if side < 0:  # discards of one part leaving the same table share the other parts' draws
             side = 0
-            tables, pairs = self.tables, self.pairs
+            pairs = self.pairs
+            if pairs is None:
+                pairs = self.pairs = [-1] * 16
             for q in range(4):
                 if q != p and keys[q]:
                     r, o = _OTHER_TWO[4 * p + q]
                     two = pairs[4 * r + o]
                     if two < 0:
-                        two = pairs[4 * r + o] = _merge_tables(tables[r], tables[o], groups)
+                        two = pairs[4 * r + o] = _merge_tables(self.table(r), self.table(o), groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
                     side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
+            if self.side is None:
+                self.side = []
             self.side.append((p, table, before, side))
-        out = _useful_of(rest, 9 * p, self.comps[p] + reach, tops) | side
+        out = _useful_of(rest, 9 * p, self.comp(p) + reach, tops) | side
         if self.pairs_form:
             n = counts[t]
             if self.seven + (1 if n == 2 or n == 4 else 0) - 1 < before:
@@ -702,7 +838,10 @@ def _hand(counts: Counts, melds: int, groups: int | None = None) -> _Hand:
     if last is not None and last.counts == counts and last.groups == groups and last.pairs_form == seven:
         return last
     hand = _Hand(counts, groups, seven)
-    _LAST[:] = [hand]
+    if _LAST:
+        _LAST[0] = hand  # an item set (compiled: no slice object, no generic slice assignment)
+    else:
+        _LAST.append(hand)
     return hand
 
 
@@ -713,6 +852,12 @@ def guobiao_discard_shanten(counts: Counts, melds: int, kinds: list[int] | None)
     if kinds is None:
         return dict(found)
     return {t: found[t] for t in kinds}
+
+
+def guobiao_turn(counts: Counts, melds: int) -> tuple[int, list[int], list[int], list[int]]:
+    """A 14 - 3m tile hand's discards judged in one pass (``_Hand.turn``): the least shanten a
+    discard leaves, each kind's (99: not held), the kinds keeping it, their useful kinds."""
+    return _hand(counts, melds).turn()
 
 
 def guobiao_useful_mask(counts: Counts, melds: int) -> int:

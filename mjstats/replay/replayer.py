@@ -253,28 +253,14 @@ class HandReplay:
                 seat = event.seat
                 if seat is not None and not 0 <= seat < 4:
                     self.stop(f"seat {seat} out of range")
-                # the handlers' own methods called directly (a method call, where the dict's
+                # the hot kinds' own methods called directly (a method call, where the dict's
                 # look-up and the bound method's generic call cost ~270 instructions an event)
-                if not direct:
-                    self.dispatch(handlers, event)
-                elif kind is _DISCARD:
+                if direct and kind is _DISCARD:
                     self.on_discard(event)
-                elif kind is _DRAW:
+                elif direct and kind is _DRAW:
                     self.on_draw(event)
-                elif kind is _CHI or kind is _PENG or kind is _GANG:
+                elif direct and (kind is _CHI or kind is _PENG or kind is _GANG):
                     self.on_claim(event)
-                elif kind is _DEAL:
-                    self.on_deal(event)
-                elif kind is _HU:
-                    self.on_hu(event)
-                elif kind is _IGNORED:
-                    self.on_ignored(event)
-                elif kind is _ANGANG:
-                    self.on_concealed_kong(event)
-                elif kind is _BUGANG:
-                    self.on_added_kong(event)
-                elif kind is _HUANG:
-                    self.on_huang(event)
                 else:
                     self.dispatch(handlers, event)
                 if turns is not None:
@@ -296,23 +282,18 @@ class HandReplay:
         return frozen_record(ReplayResult, _REPLAY_RESULT, values)
 
     def own_handlers(self) -> bool:
-        """Whether the handlers of the neutral kinds are still this replay's own methods, as
-        ``__init__`` made them (a subclass or a listener may have replaced some: then every
-        event goes through the dict). Bound methods are made anew at each look-up, so they are
-        compared by ``==`` (same method of the same replay), not identity."""
+        """Whether the handlers of discards, draws and claims (nearly every event) are still this
+        replay's own methods, as ``__init__`` made them (a subclass or a listener may have
+        replaced one: then every event goes through the dict). Bound methods are made anew at
+        each look-up, so they are compared by ``==`` (same method of the same replay)."""
         handlers = self.handlers
+        claim = self.on_claim
         return (
             handlers.get(_DISCARD) == self.on_discard
             and handlers.get(_DRAW) == self.on_draw
-            and handlers.get(_CHI) == self.on_claim
-            and handlers.get(_PENG) == self.on_claim
-            and handlers.get(_GANG) == self.on_claim
-            and handlers.get(_DEAL) == self.on_deal
-            and handlers.get(_HU) == self.on_hu
-            and handlers.get(_IGNORED) == self.on_ignored
-            and handlers.get(_ANGANG) == self.on_concealed_kong
-            and handlers.get(_BUGANG) == self.on_added_kong
-            and handlers.get(_HUANG) == self.on_huang
+            and handlers.get(_CHI) == claim
+            and handlers.get(_PENG) == claim
+            and handlers.get(_GANG) == claim
         )
 
     def dispatch(self, handlers: dict[EventKind, Callable[[Event], None]], event: Event) -> None:

@@ -53,11 +53,6 @@ from mjstats.tiles import ALL_KINDS
 __all__ = ["parse_batch"]
 
 _KEY = (RECORDS_RULESET, UNDATED)  # the partition of every Botzone text hand (no dates)
-# hands a lane's column buffers take before a new lane starts: its tables are built with numpy
-# arrays a few per event (~25 bytes an event each), freed before the next lane's; a batch's
-# 1,000 records at once touched ~35 MB of fresh pages (page faults: ~4,000 of an ingest of
-# 2,000 hands less with 250). The tables are the same, their chunks joined when written
-LANE_RECORDS = 250
 _NO_NAMES = ("", "", "", "")  # Hand.players when the record names nobody
 
 _SEATS = {"0": 0, "1": 1, "2": 2, "3": 3}
@@ -831,7 +826,7 @@ def _parse_batch(source: str, items: list[RawRecord], strict: bool) -> ParsedBat
     lane: _Lane | None = None  # the last run, while it is the lane's
     for start, record in items:
         if not isinstance(record, Cut):
-            if lane is None or len(lane.hands) >= LANE_RECORDS:
+            if lane is None:
                 lane = _Lane(source, strict)
                 runs.append(lane)
             info = lane.add(record, start)

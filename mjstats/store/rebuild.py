@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import islice, repeat, starmap
-from typing import Any
+from typing import Any, Final
 
 from mjstats.records import (
     Event,
@@ -55,6 +55,9 @@ _RESULT = record_setters(Result)
 _WIN = record_setters(Win)
 _PAYMENT = record_setters(Payment)
 _PROVENANCE = record_setters(Provenance)
+
+# hands whose events the read-back makes at once (iter_hands_from_columns): ~3,000 events
+_BLOCK_HANDS: Final = 32
 
 # a tile column's codes index this: every tile kind by its code, then None for a null tile
 NO_TILE = len(ALL_KINDS)
@@ -168,10 +171,23 @@ def iter_hands_from_columns(
     walls, dice_rows, started, metas = h["wall"], h["dice"], h["started_at"], h["meta"]
     sources, lines, origins, origin_lines = h["source"], h["line"], h["origin"], h["origin_line"]
     no_payments: tuple[Payment, ...] = ()
-    for i in range(len(match_ids)):
+    n_hands = len(match_ids)
+    # the events of the next few dozen hands made at once, each hand's sliced from them: a
+    # hand's own ``tuple(islice(...))`` cost ~14,000 instructions (an iterator without a length
+    # grows its tuple), a block's are still few enough that their memory is reused block to block
+    block: list[Event] = []
+    at = 0
+    for i in range(n_hands):
         mid, no = match_ids[i], hand_nos[i]
         n: int = n_events[i]
-        evs = tuple(islice(events, n))
+        if at + n > len(block):
+            more = 0
+            for k in range(i, min(i + _BLOCK_HANDS, n_hands)):
+                more += n_events[k]
+            block = block[at:] + list(islice(events, more))
+            at = 0
+        evs = tuple(block[at : at + n])
+        at += n
         rows = range(pays_at[i], pays_at[i + 1])
         hand_wins: list[Win] = []
         first_fan, end_fan = fans_at[i], fans_at[i + 1]

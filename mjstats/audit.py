@@ -136,7 +136,7 @@ def _tables(rows: AuditRows) -> dict[str, pa.Table]:
 
 
 def audit_hands(
-    hands: list[Hand],
+    hands: Iterable[Hand],
     profile: ReplayProfile | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
 ) -> tuple[dict[str, pa.Table], Counter[str], Counter[str]]:
@@ -182,6 +182,13 @@ class PartSlicer:
         self.payments = group_starts(keys, _hand_keys(self.tables["payments"], ids))
 
     def hands(self, start: int, stop: int) -> list[Hand]:
+        """The hands of rows ``start:stop`` of the part."""
+        return list(self.iter_hands(start, stop))
+
+    def iter_hands(self, start: int, stop: int) -> Iterator[Hand]:
+        """The hands of rows ``start:stop``, each made as the iterator is read (the columns are
+        read at the call): the audit replays each hand as it comes, so one hand's memory is
+        reused for the next (``store.rebuild.event_stream``)."""
         t = self.tables
 
         def cut(name: str, offsets: list[int]) -> pa.Table:
@@ -191,17 +198,15 @@ class PartSlicer:
             first = offsets[start]
             return [at - first for at in offsets[start : stop + 1]]
 
-        return list(
-            hands_from_tables(
-                self.ruleset,
-                t["hands"].slice(start, stop - start),
-                cut("events", self.events),
-                cut("wins", self.wins),
-                cut("fans", self.fans),
-                cut("payments", self.payments),
-                starts=(starts(self.wins), starts(self.fans), starts(self.payments)),
-                where=self.where,  # a damaged file: say which part holds it
-            )
+        return hands_from_tables(
+            self.ruleset,
+            t["hands"].slice(start, stop - start),
+            cut("events", self.events),
+            cut("wins", self.wins),
+            cut("fans", self.fans),
+            cut("payments", self.payments),
+            starts=(starts(self.wins), starts(self.fans), starts(self.payments)),
+            where=self.where,  # a damaged file: say which part holds it
         )
 
 
@@ -288,11 +293,10 @@ def replay_task(
     # no cycles among the rebuilt hands: the collector's rescans of them would cost more than the
     # replay (mjstats.gc_pause)
     with paused_collection():
-        hands = _slicer(version, ruleset, period, part).hands(start, stop)
+        # each hand rebuilt as the replay takes it: its memory is reused by the next
+        hands = _slicer(version, ruleset, period, part).iter_hands(start, stop)
         tables, statuses, checks = audit_hands(hands, profile, overrides)
-        count = len(hands)
-        del hands
-    return tables, statuses, checks, count
+    return tables, statuses, checks, sum(statuses.values())  # a status a hand
 
 
 def _run_task(task: Task) -> TaskResult:

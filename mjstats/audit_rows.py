@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from mjstats.errors import ProfileError
@@ -142,7 +142,7 @@ class _Sequences:
 
 
 def audit_rows(
-    hands: list[Hand],
+    hands: Iterable[Hand],
     profile: ReplayProfile | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
 ) -> tuple[AuditRows, Counter[str], Counter[str]]:

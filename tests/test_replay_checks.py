@@ -265,3 +265,31 @@ def test_any_discard_of_a_tile_not_held_is_caught(hand: Hand, data: st.DataObjec
     held = set(before.concealed[seat])
     absent = data.draw(st.sampled_from([t for t in range(34) if t not in held]))
     assert "tile.not_held" in codes(edit(hand, i, tile=ALL_KINDS[absent]))
+
+
+def test_replaced_handlers_are_called_and_own_ones_run_direct() -> None:
+    """The replay calls its own discard, draw and claim methods directly while its handlers dict
+    still holds them (``HandReplay.own_handlers``); a handler replaced in the dict (a listener,
+    a subclass) is called for every event of its kind instead, with the same findings."""
+    hand = PENG_IGNORE_CHI
+    profile = BotzoneProfile()
+    replay_class = profile.replay_class
+    fresh = replay_class(hand, profile, False)
+    assert fresh.own_handlers()
+    expected = fresh.run()
+    heard: dict[EventKind, int] = {}
+    replay = replay_class(hand, profile, False)
+    for kind in (EventKind.DISCARD, EventKind.DRAW, EventKind.PENG):
+        own = replay.handlers[kind]
+
+        def listener(ev: Event, own: object = own) -> None:
+            heard[ev.kind] = heard.get(ev.kind, 0) + 1
+            own(ev)  # type: ignore[operator]
+
+        replay.handlers[kind] = listener
+        assert not replay.own_handlers()
+    got = replay.run()
+    assert heard == {k: sum(e.kind is k for e in hand.events)
+                     for k in (EventKind.DISCARD, EventKind.DRAW, EventKind.PENG)}  # fmt: skip
+    assert heard[EventKind.DISCARD] > 10 and heard[EventKind.PENG] >= 1
+    assert got.findings == expected.findings and got.win == expected.win

@@ -193,3 +193,18 @@ def test_an_unknown_format_is_an_error_before_anything_is_written(sample_path, t
     with pytest.raises(MjstatsError, match=rf"unknown format 'nope' \(known: {known}\)"):
         ingest_sources([SourceInput(sample_path, "nope")], out)
     assert not out.exists()
+
+
+@pytest.mark.parametrize("size", [0, 1, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 17])
+def test_source_digest_is_the_files_sha256(tmp_path: Path, size: int) -> None:
+    """The manifest's digest of a source (read into one reused buffer a megabyte at a time) is
+    the file's SHA-256, whatever its size against the block."""
+    import hashlib
+    import random
+
+    from mjstats.store.writer import sha256_file
+
+    data = random.Random(size).randbytes(size)
+    path = tmp_path / "source.txt"
+    path.write_bytes(data)
+    assert sha256_file(path) == hashlib.sha256(data).hexdigest()

@@ -9,8 +9,8 @@ audit reads back every hand it replays, about a hundred events each.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import repeat, starmap
-from typing import Any
+from itertools import islice, repeat, starmap
+from typing import Any, Final
 
 from mjstats.records import (
     Event,
@@ -35,9 +35,11 @@ __all__ = [
     "REASONS",
     "TILE_CODES",
     "WIN_KINDS",
+    "event_stream",
     "events_from_columns",
     "group_starts",
     "hands_from_columns",
+    "iter_hands_from_columns",
 ]
 
 # the stored text of each enumeration's members -> the member
@@ -54,9 +56,48 @@ _WIN = record_setters(Win)
 _PAYMENT = record_setters(Payment)
 _PROVENANCE = record_setters(Provenance)
 
+# hands whose events the read-back makes at once (iter_hands_from_columns): ~3,000 events
+_BLOCK_HANDS: Final = 32
+
 # a tile column's codes index this: every tile kind by its code, then None for a null tile
 NO_TILE = len(ALL_KINDS)
 TILE_CODES: tuple[Any, ...] = (*ALL_KINDS, None)
+
+def event_stream(
+    seq: list[Any],
+    kinds: list[Any],
+    seat: list[Any],
+    tiles: list[Any],
+    dealt_rows: list[int],
+    dealt_offsets: list[int],
+    dealt: list[Any],
+    from_seat: list[Any],
+    claimed: list[Any],
+    tail: list[Any],
+    claims: list[Any],
+    wins: list[Any],
+    line: list[Any],
+) -> Iterator[Event]:
+    """Every row as an :class:`Event`, made as the iterator is read: the audit replays each
+    hand as it is rebuilt (:func:`iter_hands_from_columns`), so the memory of one hand's events
+    is reused for the next, where a batch's events made at once touched fresh pages (~6,000
+    page faults an ``ingest --audit`` of 2,000 hands). The columns are given as lists of one
+    length, each holding the field's own objects (``kind`` and ``win`` their enumerations'
+    members, ``tile`` and ``claimed`` tiles; None where null); the ``tiles`` list column as its
+    non-empty rows only, ``dealt_rows[k]`` holding the tiles
+    ``dealt[dealt_offsets[k]:dealt_offsets[k + 1]]`` (every other row holds none: one shared
+    empty tuple). The rows are zipped and made events in C
+    (:func:`_as_events`): no Python-level step an event."""
+    n = len(seq)
+    empty: tuple[Any, ...] = ()
+    row_tiles: list[Any] = [empty] * n
+    for k in range(len(dealt_rows)):
+        row_tiles[dealt_rows[k]] = tuple(dealt[dealt_offsets[k] : dealt_offsets[k + 1]])
+    rows = zip(
+        seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line, strict=True
+    )  # fmt: skip
+    return _as_events(rows)
+
 
 def events_from_columns(
     seq: list[Any],
@@ -73,24 +114,14 @@ def events_from_columns(
     wins: list[Any],
     line: list[Any],
 ) -> list[Event]:
-    """Every row as an :class:`Event`, the columns given as lists of one length, each holding
-    the field's own objects (``kind`` and ``win`` their enumerations' members, ``tile`` and
-    ``claimed`` tiles; None where null); the ``tiles`` list column as its non-empty rows only,
-    ``dealt_rows[k]`` holding the tiles ``dealt[dealt_offsets[k]:dealt_offsets[k + 1]]`` (every
-    other row holds none: one shared empty tuple). The rows are zipped and made events in C
-    (:func:`_as_events`): no Python-level step an event."""
-    n = len(seq)
-    empty: tuple[Any, ...] = ()
-    row_tiles: list[Any] = [empty] * n
-    for k in range(len(dealt_rows)):
-        row_tiles[dealt_rows[k]] = tuple(dealt[dealt_offsets[k] : dealt_offsets[k + 1]])
-    rows = zip(
-        seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line, strict=True
+    """Every row as an :class:`Event`, all made at once (:func:`event_stream`, read whole)."""
+    return list(
+        event_stream(seq, kinds, seat, tiles, dealt_rows, dealt_offsets, dealt, from_seat, claimed, tail,
+                     claims, wins, line)
     )  # fmt: skip
-    return _as_events(rows)
 
 
-def _as_events(rows: Iterator[tuple[Any, ...]]) -> list[Event]:
+def _as_events(rows: Iterator[tuple[Any, ...]]) -> Iterator[Event]:
     """Each row made an :class:`Event` by ``tuple.__new__`` (what the named tuple's own
     ``__new__`` ends in, without its Python frame). Called through ``starmap`` over ``zip``: the
     (Event, row) pair is zip's result tuple, reused from row to row, and starmap passes it as the
@@ -99,22 +130,23 @@ def _as_events(rows: Iterator[tuple[Any, ...]]) -> list[Event]:
     zip's, built in C, where a loop here built it item by item from code columns (read-back of
     a 2,000-hand Botzone part: ~300 instructions an event less, docs/compiled.md)."""
     new: Any = tuple.__new__
-    return list(starmap(new, zip(repeat(Event), rows)))  # noqa: RUF058 (map makes a tuple a call)
+    return starmap(new, zip(repeat(Event), rows))  # noqa: RUF058 (map makes a tuple a call)
 
 
-def hands_from_columns(
+def iter_hands_from_columns(
     ruleset: str,
     h: dict[str, list[Any]],
-    events: list[Event],
+    events: Iterator[Event],
     w: dict[str, list[Any]],
     f: dict[str, list[Any]],
     p: dict[str, list[Any]],
     wins_at: list[int],
     fans_at: list[int],
     pays_at: list[int],
-) -> list[Hand]:
-    """The hands of aligned slices of the tables, each table as ``{column: list}``: the hands'
-    rows with their ``n_events`` consecutive ``events``, their wins, fans and payments (rows
+) -> Iterator[Hand]:
+    """The hands of aligned slices of the tables, each made as the iterator is read, each table
+    as ``{column: list}``: the hands' rows with their ``n_events`` next ``events`` (an iterator:
+    :func:`event_stream` makes them as they are taken), their wins, fans and payments (rows
     grouped per hand, in hand order: hand ``i``'s are rows ``wins_at[i]:wins_at[i + 1]`` and so
     on, :func:`group_starts`; a win's fans are its hand's fan rows of its ``win_no``). The
     records are built by their slots' setters (``mjstats.slot_setters``), not their
@@ -139,13 +171,23 @@ def hands_from_columns(
     walls, dice_rows, started, metas = h["wall"], h["dice"], h["started_at"], h["meta"]
     sources, lines, origins, origin_lines = h["source"], h["line"], h["origin"], h["origin_line"]
     no_payments: tuple[Payment, ...] = ()
-    out: list[Hand] = []
-    ei = 0
-    for i in range(len(match_ids)):
+    n_hands = len(match_ids)
+    # the events of the next few dozen hands made at once, each hand's sliced from them: a
+    # hand's own ``tuple(islice(...))`` cost ~14,000 instructions (an iterator without a length
+    # grows its tuple), a block's are still few enough that their memory is reused block to block
+    block: list[Event] = []
+    at = 0
+    for i in range(n_hands):
         mid, no = match_ids[i], hand_nos[i]
         n: int = n_events[i]
-        evs = tuple(events[ei : ei + n])
-        ei += n
+        if at + n > len(block):
+            more = 0
+            for k in range(i, min(i + _BLOCK_HANDS, n_hands)):
+                more += n_events[k]
+            block = block[at:] + list(islice(events, more))
+            at = 0
+        evs = tuple(block[at : at + n])
+        at += n
         rows = range(pays_at[i], pays_at[i + 1])
         hand_wins: list[Win] = []
         first_fan, end_fan = fans_at[i], fans_at[i + 1]
@@ -190,8 +232,22 @@ def hands_from_columns(
             None if source is None else _provenance(source, lines[i]),
             None if origin is None else _provenance(origin, origin_lines[i]),
         )  # fmt: skip
-        out.append(frozen_record(Hand, _HAND, values))
-    return out
+        yield frozen_record(Hand, _HAND, values)
+
+
+def hands_from_columns(
+    ruleset: str,
+    h: dict[str, list[Any]],
+    events: list[Event],
+    w: dict[str, list[Any]],
+    f: dict[str, list[Any]],
+    p: dict[str, list[Any]],
+    wins_at: list[int],
+    fans_at: list[int],
+    pays_at: list[int],
+) -> list[Hand]:
+    """Every hand of :func:`iter_hands_from_columns`, made at once from a list of the events."""
+    return list(iter_hands_from_columns(ruleset, h, iter(events), w, f, p, wins_at, fans_at, pays_at))
 
 
 def _provenance(source: str, line: Any) -> Provenance:

@@ -70,10 +70,14 @@ class IngestSummary:
 
 
 def sha256_file(path: Path) -> str:
+    """The file's SHA-256 (hex), read a megabyte at a time into one reused buffer: a new bytes
+    object a block was fresh memory each time (~1,000 page faults a 4 MB file)."""
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    with path.open("rb", buffering=0) as fh:
+        while n := fh.readinto(buffer):
+            digest.update(view[:n])
     return digest.hexdigest()
 
 

@@ -785,8 +785,10 @@ def _apply_exclusions(out: Found) -> None:
     for order in sorted(out):
         if not _HAS_RULES[order] or order not in out:
             continue
+        # `in` and `del`, not dict.pop(key, None): a generic method call in the compiled build
         for excluded in _EXCLUDES[order]:
-            out.pop(excluded, None)
+            if excluded in out:
+                del out[excluded]
         for consumed, n in _CONSUMES[order]:
             target = out.get(consumed)
             if not target:
@@ -799,7 +801,8 @@ def _apply_exclusions(out: Found) -> None:
             if not target:
                 del out[consumed]
         for old, new in _REPLACES[order]:
-            if out.pop(old, None) is not None:
+            if old in out:
+                del out[old]
                 out[new] = [(WIN,)]
 
 
@@ -941,7 +944,10 @@ def _score_knitted(h: _Hand) -> tuple[Found, list[_Pack], tuple[int, ...]] | Non
 def _score_special(h: _Hand) -> tuple[Found, str] | None:
     """七对 / 连七对 / 十三幺 / 全不靠 / 七星不靠 on a hand with nothing melded."""
     c = h.concealed
-    absent = c.count(0)  # 14 tiles: 七对 has at most 7 kinds, 十三幺 13, 全不靠 14
+    absent = 0  # 14 tiles: 七对 has at most 7 kinds, 十三幺 13, 全不靠 14
+    for n in c:  # a loop, not c.count(0): a generic method call in the compiled build
+        if not n:
+            absent += 1
     if absent >= 27 and is_seven_pairs(c):
         kinds = [t for t in range(34) if c[t]]
         shifted = len(kinds) == 7 and kinds[6] < 27 and kinds[6] - kinds[0] == 6
@@ -1102,21 +1108,24 @@ _FAN_RESULT_SETTERS: Final = record_setters(FanResult)
 # tuple.__new__ makes a FanItem as the named tuple's own __new__ does (it calls it), without
 # that __new__'s interpreted Python frame: once per fan of every result
 _TUPLE_NEW: Final = tuple.__new__
+_FAN_ITEM: Final = FanItem  # a static, where the class's own name is a module dict look-up
 
 
 def _fan_item(name: str, name_en: str, points: int, count: int,
               tiles: tuple[tuple[Tile, ...], ...], order: int) -> FanItem:
     """``FanItem(name, name_en, points, count, tiles, order)``, the same named tuple, made fast."""
-    return cast("FanItem", _TUPLE_NEW(FanItem, (name, name_en, points, count, tiles, order)))
+    return cast("FanItem", _TUPLE_NEW(_FAN_ITEM, (name, name_en, points, count, tiles, order)))
 
 
-def _hand_tiles(counts: list[int]) -> tuple[Tile, ...]:
-    """Every tile of the hand (melds and winning tile in), in code order: a whole-hand fan's."""
+def _hand_tiles(counts: list[int], kinds: int) -> tuple[Tile, ...]:
+    """Every tile of the hand (melds and winning tile in), in code order: a whole-hand fan's.
+    ``kinds`` is the bitmask of the kinds present (_Hand.kinds): only those are visited."""
     tiles: list[Tile] = []
-    for t in range(34):
-        n = counts[t]
-        if n:
-            tiles.extend(_REPEAT[t][n])
+    while kinds:
+        low = kinds & -kinds
+        t = low.bit_length() - 1
+        tiles.extend(_REPEAT[t][counts[t]])
+        kinds ^= low
     return tuple(tiles)
 
 
@@ -1142,13 +1151,13 @@ def _build_result(h: _Hand, fans: Found, packs: list[_Pack], form: str,
     hand_tiles: tuple[Tile, ...] = ()
     pack_tiles: list[tuple[Tile, ...]] = []
     if with_tiles:
-        hand_tiles = _hand_tiles(h.all_counts)
+        hand_tiles = _hand_tiles(h.all_counts, h.kinds)
         pack_tiles = [_PACK_TILES[p.kind][p.tile] for p in packs]
     win = h.win
 
     items: list[FanItem] = []
     total = 0
-    excluded: set[str] = set()
+    excluded: set[str] = set()  # the names the extras claimed exclude
     if prof.extras and flags is not None:
         for extra in prof.extras:
             if flags.get(extra.flag):

@@ -431,12 +431,13 @@ class _Hand:
 
     def add_nine_gates(self, out: Found) -> None:
         s = self.standing
-        if self.fixed or sum(s) != 13:
+        if self.fixed:
             return
         for suit in range(3):
             b = suit * 9
             if s[b] == 3 and s[b + 8] == 3 and all(s[b + r] == 1 for r in range(1, 8)):
-                out[_F["九莲宝灯"]] = [HAND]
+                if sum(s) == 13:  # the shape's 13 tiles and nothing else
+                    out[_F["九莲宝灯"]] = [HAND]
                 return
 
     def base(self, key: int) -> Found:
@@ -983,6 +984,12 @@ def _score_special(h: _Hand) -> tuple[Found, str] | None:
 # --------------------------------------------------------------------------- public entry
 
 
+def _check_wind(name: str, value: object) -> None:
+    """A wind argument must be an int 0..3 (E S W N), not a bool."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise InvalidHand(f"{name} must be 0..3 (E S W N), got {value!r}")
+
+
 def calculate_fans(
     hand: str | Iterable[str | int],
     melds: Iterable[Meld],
@@ -1049,9 +1056,8 @@ def calculate_fans(
             f"{len(tiles)} concealed tiles with {len(packs)} melds: expected {13 - 3 * len(packs)}"
             " (without the winning tile)"
         )
-    for name, value in (("seat_wind", seat_wind), ("round_wind", round_wind)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-            raise InvalidHand(f"{name} must be 0..3 (E S W N), got {value!r}")
+    _check_wind("seat_wind", seat_wind)
+    _check_wind("round_wind", round_wind)
     if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
         raise InvalidHand(f"flowers must be 0..8, got {flowers!r}")
     standing = [0] * 34

@@ -90,7 +90,7 @@ _HAS_RULES: Final[list[bool]] = [
 WIN: Final = -1  # occurrence source: the winning tile
 _FLOWER: Final = FAN_BY_NAME["花牌"].order
 HAND: Final[tuple[int, ...]] = ()  # occurrence source: the whole hand
-_KIND_NAMES: Final = {CHOW: "chow", PUNG: "pung", KONG: "kong", PAIR: "pair"}
+_KIND_NAMES: Final = ["chow", "pung", "kong", "pair"]  # by set kind: CHOW, PUNG, KONG, PAIR (0-3)
 
 # Tile classes (codes from mjstats.tiles).
 _GREEN: Final = frozenset((10, 11, 12, 14, 16, 32))  # 23468 条 and 发
@@ -337,10 +337,6 @@ class _Hand:
         conc[win] = conc[win] + 1  # not +=: on a list item, a generic in-place add compiled
         self.concealed = tuple(conc)
         allc = conc
-        kinds = 1 << win  # bitmask of the kinds present
-        for t in range(34):
-            if standing[t]:
-                kinds |= 1 << t
         n_kongs = 0
         in_fixed = 0  # copies of the winning tile in the melds
         for p in fixed:
@@ -348,21 +344,23 @@ class _Hand:
             if p.kind == CHOW:
                 for x in range(t, t + 3):
                     allc[x] = allc[x] + 1
-                    kinds |= 1 << x
                 if t <= win <= t + 2:
                     in_fixed += 1
             else:
                 n = 4 if p.kind == KONG else 3
                 allc[t] = allc[t] + n
-                kinds |= 1 << t
                 if t == win:
                     in_fixed += n
                 if p.kind == KONG:
                     n_kongs += 1
+        kinds = 0  # bitmask of the kinds present (hand, melds and winning tile)
         top = 0
-        for n in allc:
-            if n > top:
-                top = n
+        for t in range(34):
+            n = allc[t]
+            if n:
+                kinds |= 1 << t
+                if n > top:
+                    top = n
         self.all_counts = allc
         self.max_count = top
         self.kinds = kinds

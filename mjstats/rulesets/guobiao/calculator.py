@@ -35,7 +35,6 @@ from mjstats.rulesets.guobiao.divide import (
 )
 from mjstats.rulesets.guobiao.fans import FAN_BY_NAME, FANS
 from mjstats.rulesets.guobiao.profiles import Profile, get_profile
-from mjstats.slot_setters import frozen_record, record_setters
 from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
 
 # fans found so far: fan order -> one tuple of source indices per occurrence
@@ -1106,9 +1105,6 @@ _WIN_TILES: Final[list[tuple[Tile, ...]]] = [(ALL_KINDS[t],) for t in range(34)]
 # one empty explanation per flower, for 0-8 flowers (flowers are set aside: no tiles to show)
 _FLOWER_TILES: Final[list[tuple[tuple[Tile, ...], ...]]] = [((),) * n for n in range(9)]
 _NO_TILES: Final[tuple[tuple[Tile, ...], ...]] = ()
-# FanResult's slots' setters: its frozen dataclass __init__ runs as interpreted Python even in
-# the compiled build, one object.__setattr__ a field (docs/compiled.md)
-_FAN_RESULT_SETTERS: Final = record_setters(FanResult)
 # tuple.__new__ makes a FanItem as the named tuple's own __new__ does (it calls it), without
 # that __new__'s interpreted Python frame: once per fan of every result
 _TUPLE_NEW: Final = tuple.__new__
@@ -1194,5 +1190,6 @@ def _build_result(h: _Hand, fans: Found, packs: list[_Pack], form: str,
         if form == "regular" or form == "knitted_straight":
             for p, pack in zip(packs, pack_tiles, strict=True):
                 sets.append((_KIND_NAMES[p.kind], pack, p.exposed))
-    return cast("FanResult", frozen_record(FanResult, _FAN_RESULT_SETTERS,
-                                           (total, tuple(items), form, tuple(sets), prof.name)))
+    # (FanResult's dataclass __init__ runs interpreted; building it by its slots' setters,
+    # slot_setters.frozen_record, measured no faster here: 7,500 instructions against 7,300)
+    return FanResult(total, tuple(items), form, tuple(sets), prof.name)

@@ -44,6 +44,8 @@ KNITTED_STRAIGHTS: Final[tuple[tuple[int, ...], ...]] = tuple(
                  for r in (start, start + 3, start + 6)))
     for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 )
+# The knitted straights as bitmasks of their kinds (honours_and_knitted's subset test).
+_KNITTED_MASKS: Final[tuple[int, ...]] = tuple(sum(1 << t for t in ks) for ks in KNITTED_STRAIGHTS)
 _GROUP_BOUNDS: Final = ((0, 9), (9, 18), (18, 27), (27, 34))
 
 
@@ -261,20 +263,35 @@ def honours_and_knitted(counts: Counts) -> tuple[bool, bool] | None:
 
     14 single tiles: 7-9 suited tiles inside one knitted straight plus distinct honours.
     """
-    if sum(counts) != 14 or any(n > 1 for n in counts):
+    if sum(counts) != 14:
         return None
-    suited = [t for t in range(27) if counts[t]]
-    if not 7 <= len(suited) <= 9:
+    suited = 0  # bitmask of the suited kinds held
+    n_suited = honours = 0
+    for t in range(34):
+        n = counts[t]
+        if n > 1:
+            return None
+        if n:
+            if t < 27:
+                suited |= 1 << t
+                n_suited += 1
+            else:
+                honours += 1
+    if not 7 <= n_suited <= 9:
         return None
-    if not any(set(suited) <= set(ks) for ks in KNITTED_STRAIGHTS):
+    # within one knitted straight: no suited kind outside its mask
+    if not any(not suited & ~mask for mask in _KNITTED_MASKS):
         return None
-    honours = sum(counts[27:34])
-    return honours == 7, len(suited) == 9
+    return honours == 7, n_suited == 9
 
 
 def knitted_straight_split(counts: Counts) -> tuple[tuple[int, ...], Counts] | None:
     """组合龙 test: the knitted straight held (all nine tiles) and the counts left over."""
-    if counts[:27].count(0) > 18:  # fewer than nine suited kinds
+    kinds = 0
+    for t in range(27):
+        if counts[t]:
+            kinds += 1
+    if kinds < 9:  # fewer than nine suited kinds
         return None
     for ks in KNITTED_STRAIGHTS:
         if all(counts[t] for t in ks):

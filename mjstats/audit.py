@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -54,9 +54,6 @@ from mjstats.store.part_cache import recall
 from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
-
-if TYPE_CHECKING:
-    from mjstats.workers import EarlyWorkers
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
@@ -467,7 +464,6 @@ def audit_dataset(
     flush_hands: int = FLUSH_HANDS,
     wait: float | None = None,
     on_wait: Callable[[Any], None] | None = None,
-    early_workers: EarlyWorkers | None = None,
 ) -> AuditSummary:
     """Replay every hand of the dataset at ``path`` and store the audit tables in it.
 
@@ -478,9 +474,7 @@ def audit_dataset(
     applied to, say, ``"club.toml"``); ``batch_hands`` the hands per task (default: about four tasks per job;
     tasks never split a match, so checks across its hands see all of them). Rejected records are
     counted, never replayed. The run holds the dataset's writer lock throughout (another writer
-    makes it wait up to ``wait`` seconds, then DatasetBusy). ``early_workers``: worker processes
-    started earlier (``mjstats ingest --audit`` starts them before its ingest, which hides their
-    start-up) that replay tasks beside this process; ``jobs`` is then their number plus one.
+    makes it wait up to ``wait`` seconds, then DatasetBusy).
     """
     started = time.perf_counter()
     # a URL (s3://, memory://) is replayed from the local snapshot its reader takes (store.snapshot)
@@ -488,15 +482,8 @@ def audit_dataset(
     # one writer from the read to the store: no change may come in between
     with dataset_lock(root, wait=wait, on_wait=on_wait), open_dataset(root) as dataset:
         rejects = dataset.arrow("rejects", columns=["source", "line", "error"])
-        if early_workers is not None:
-            jobs = early_workers.count + 1  # this process replays too
         tasks, jobs = plan_run(dataset.path, dataset.parts(), jobs, batch_hands, HANDS_PER_DEFAULT_JOB)
-        if early_workers is not None:
-            # the profiles go with each task: the workers were started before they were known
-            items = [(task, profile, overrides) for task in tasks]
-            results: Iterable[TaskResult] = early_workers.map(replay_task, items)
-        else:
-            results = _pool_results(tasks, jobs, profile, overrides)
+        results = _pool_results(tasks, jobs, profile, overrides)
         return store_results(root, results, rejects, flush_hands=flush_hands, progress=progress,
                              started=started, jobs=jobs)
 

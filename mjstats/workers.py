@@ -26,7 +26,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
-import importlib
 import multiprocessing.context
 import os
 import signal
@@ -42,7 +41,7 @@ from typing import Any, TypeVar
 
 from mjstats.errors import MjstatsError
 
-__all__ = ["WATCH_SECONDS", "EarlyWorkers", "ordered_map", "package_root", "pool_context"]
+__all__ = ["WATCH_SECONDS", "ordered_map", "package_root", "pool_context"]
 
 WATCH_SECONDS = 0.5  # how often a worker checks that its parent is still there
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -172,131 +171,3 @@ def ordered_map(
                            "and the dataset is unchanged") from None
     finally:  # also when the consumer stops early: queued tasks are dropped, not run
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-# --- workers started ahead of their work ----------------------------------------------------------
-
-
-def _ready(modules: tuple[str, ...]) -> None:
-    """A warm-up call: it returns once the worker is up and has imported ``modules`` (those its
-    tasks need: importing them is most of a worker's start-up)."""
-    for name in modules:
-        importlib.import_module(name)
-
-
-class EarlyWorkers:
-    """Worker processes started before their work exists, helping the caller with it.
-
-    A spawned worker spends a few tenths of a second importing (the interpreter, pyarrow, the
-    rules) before its first task; started early, at the start of a command whose later stage
-    they help, that start-up overlaps the command's own earlier work. :meth:`map` then runs a
-    stage's tasks on them *and* in the calling process: each worker takes a task only once it is
-    up and idle, the caller computes whichever task comes next in order when its own next result
-    is not ready yet, so a worker still starting (or none at all) costs the caller nothing.
-    ``preload``: the modules the tasks need, imported by each worker as it starts (named, so
-    that the caller need not import them yet). ``init(*init_args)`` runs once in each worker, as
-    for :func:`ordered_map`.
-    """
-
-    def __init__(self, workers: int, *, preload: tuple[str, ...] = (),
-                 init: Callable[..., None] | None = None, init_args: tuple[Any, ...] = ()) -> None:
-        self.count = workers
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=pool_context(),
-            initializer=_start_worker,
-            initargs=(os.getpid(), init, init_args),
-        )
-        # one warm-up call per worker: each submit starts a worker (none is idle yet)
-        self._ready: list[Future[None]] = [self._pool.submit(_ready, preload) for _ in range(workers)]
-
-    def __enter__(self) -> EarlyWorkers:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop the workers: queued tasks are dropped, a running one is let finish."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def map(self, fn: Callable[..., R], items: list[tuple[Any, ...]]) -> Iterator[R]:
-        """``fn(*item)`` for each item, yielded in input order, computed by the workers and by
-        the caller between yields. A dead worker is an MjstatsError, never a hang."""
-        order = _SharedOrder(self._pool, fn, items)
-        for ready in self._ready:  # each worker takes its first task once it is up
-            ready.add_done_callback(order.feed)
-        try:
-            for k in range(len(items)):
-                yield order.result(k)
-        except BrokenProcessPool:
-            raise MjstatsError("a worker process died (killed, or out of memory?); the run was stopped "
-                               "and the dataset is unchanged") from None
-        finally:
-            order.stop()
-
-
-class _SharedOrder:
-    """The shared state of one :meth:`EarlyWorkers.map`: the next task not yet taken, and the results
-    (futures) by task number. Workers take tasks from done-callbacks (the pool's own thread),
-    the caller from :meth:`result`; one lock orders both."""
-
-    def __init__(
-        self, pool: ProcessPoolExecutor, fn: Callable[..., Any], items: list[tuple[Any, ...]]
-    ) -> None:
-        self.pool, self.fn, self.items = pool, fn, items
-        self.next = 0
-        self.done: dict[int, Future[Any]] = {}
-        self.stopped = False
-        self.changed = threading.Condition()
-
-    def _take(self) -> int | None:
-        """The next task's number, now taken (call with the lock held), or None when none is left."""
-        if self.stopped or self.next >= len(self.items):
-            return None
-        taken, self.next = self.next, self.next + 1
-        return taken
-
-    def feed(self, finished: Future[Any] | None = None) -> None:
-        """A worker is free (its last call ``finished``): give it the next task, if any. A worker
-        that failed to start takes none."""
-        if finished is not None and (finished.cancelled() or finished.exception() is not None):
-            return
-        with self.changed:
-            k = self._take()
-        if k is None:
-            return
-        try:
-            future = self.pool.submit(self.fn, *self.items[k])
-        except (RuntimeError, BrokenProcessPool) as exc:  # shut down or broken meanwhile
-            future = Future()
-            future.set_exception(exc)
-        future.add_done_callback(lambda f, k=k: self._finished(k, f))
-
-    def _finished(self, k: int, future: Future[Any]) -> None:
-        with self.changed:
-            self.done[k] = future
-            self.changed.notify_all()
-        self.feed(future)
-
-    def result(self, k: int) -> Any:
-        """Task ``k``'s result: the caller computes tasks itself while ``k``'s is not ready."""
-        while True:
-            with self.changed:
-                if k in self.done:
-                    return self.done.pop(k).result()
-                mine = self._take()
-                if mine is None:
-                    self.changed.wait()
-                    continue
-            value = self.fn(*self.items[mine])  # outside the lock: workers go on meanwhile
-            if mine == k:
-                return value
-            future: Future[Any] = Future()
-            future.set_result(value)
-            with self.changed:
-                self.done[mine] = future
-
-    def stop(self) -> None:
-        with self.changed:
-            self.stopped = True

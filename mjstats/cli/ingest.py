@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from contextlib import AbstractContextManager, nullcontext, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mjstats.cli.waiting import add_wait_option, waiting_notice
 from mjstats.errors import MjstatsError
@@ -19,15 +17,9 @@ from mjstats.records import shorten
 from mjstats.store.fs import dataset_location, is_url
 from mjstats.store.sources import SourceInput
 
-if TYPE_CHECKING:
-    from mjstats.workers import EarlyWorkers
-
 AUTO = "auto"
 
 WARN_LIMIT = 20  # reject lines printed before "... and N more"
-# --audit starts the audit's workers before the ingest from this much input on (~500 Botzone
-# text hands, one audit task): below it the audit has one task, which this process replays
-HELPED_AUDIT_BYTES = 1 << 20
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,8 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--jobs", "-j", type=int, default=None,
         help="processes parsing large inputs (default: CPU count), and auditing them with --audit "
-        "(default there too: CPU count, this one included, started with the ingest; inputs under "
-        "1 MiB are audited in this process); the dataset is the same for any N",
+        "(default there: the audit's own, at most one per 5,000 hands); the dataset is the same "
+        "for any N",
     )
     p.add_argument("--strict", action="store_true", help="exit 2 if any record is rejected")
     p.add_argument(
@@ -138,6 +130,21 @@ def choose_inputs(files: list[InputFile], fmt: str) -> tuple[list[SourceInput], 
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.audit and not is_url(args.out):
+        # the parts this ingest writes stay in memory for its audit (store.part_cache): reading
+        # back a part decodes what was just encoded (~30-60 ms a 2,000-hand part); a URL
+        # dataset's audit reads its parts through fsspec, never from memory
+        from mjstats.store.part_cache import keeping_parts
+
+        with keeping_parts():
+            return _run(args)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from mjstats.store import ingest_sources  # pyarrow: only when ingesting
+    from mjstats.store.reader import live_version
+
     if args.format != AUTO:
         reader_for(args.format)  # an unknown format fails here, before anything is written
     if args.jobs is not None and args.jobs < 1:
@@ -153,28 +160,6 @@ def run(args: argparse.Namespace) -> int:
             where = f" in {', '.join(folders)} (folders are read recursively)" if folders else ""
             print(f"mjstats ingest: error: no record files to read{where}", file=sys.stderr)
         return 2
-    # the audit's workers first: their start-up runs beside this process's imports (pyarrow) and ingest
-    with _early_audit_workers(args, inputs) as early, _kept_parts(args):
-        return _ingest(args, inputs, problems, early)
-
-
-def _kept_parts(args: argparse.Namespace) -> AbstractContextManager[object]:
-    """With ``--audit`` on a local dataset, the parts this ingest writes stay in memory for its
-    audit (store.part_cache): reading back a part decodes what was just encoded (~30-60 ms a
-    2,000-hand part); a URL dataset's audit reads its parts through fsspec, never from memory."""
-    if not args.audit or is_url(args.out):
-        return nullcontext()
-    from mjstats.store.part_cache import keeping_parts  # pyarrow
-
-    return keeping_parts()
-
-
-def _ingest(
-    args: argparse.Namespace, inputs: list[SourceInput], problems: list[str], early: EarlyWorkers | None
-) -> int:
-    from mjstats.store import ingest_sources  # pyarrow: only when ingesting
-    from mjstats.store.reader import live_version
-
     progress = None if args.quiet else ProgressLine("ingest", "records")
     try:
         with input_limits(
@@ -209,34 +194,13 @@ def _ingest(
             f"events {summary.events:,}   rejects {summary.rejects:,}"
         )
     if args.audit:
-        _audit(args, early)
+        _audit(args)
     for line in problems:
         print(f"mjstats ingest: error: {line}", file=sys.stderr)
     return 2 if problems or (args.strict and summary.rejects) else 0
 
 
-def _early_audit_workers(
-    args: argparse.Namespace, inputs: list[SourceInput]
-) -> AbstractContextManager[EarlyWorkers | None]:
-    """With ``--audit`` on a local dataset and more than one job: the audit's worker processes
-    (one per core but this one's, or ``--jobs`` less one), started now, so that their start-up
-    (interpreter, pyarrow, the rules: a few tenths of a second) runs beside the ingest rather than
-    after it. Inputs under :data:`HELPED_AUDIT_BYTES` are audited in this process alone."""
-    workers = (args.jobs or os.cpu_count() or 1) - 1
-    if not args.audit or is_url(args.out) or workers < 1:
-        return nullcontext()
-    size = 0
-    for item in inputs:
-        with suppress(OSError):  # a file gone: the ingest says so
-            size += item.path.stat().st_size
-    if size < HELPED_AUDIT_BYTES:
-        return nullcontext()
-    from mjstats.workers import EarlyWorkers
-
-    return EarlyWorkers(workers, preload=("mjstats.audit",))
-
-
-def _audit(args: argparse.Namespace, early: EarlyWorkers | None = None) -> None:
+def _audit(args: argparse.Namespace) -> None:
     """``--audit``: the dataset's audit, once the ingest's version is live. It takes the writer
     lock anew: should another writer commit in between, the audit covers that version, as a
     separate ``mjstats audit`` would."""
@@ -245,8 +209,7 @@ def _audit(args: argparse.Namespace, early: EarlyWorkers | None = None) -> None:
     progress = None if args.quiet else ProgressLine("audit", "hands")
     try:
         summary = audit_dataset(
-            args.out, jobs=args.jobs, progress=progress, wait=args.wait, on_wait=waiting_notice("audit"),
-            early_workers=early,
+            args.out, jobs=args.jobs, progress=progress, wait=args.wait, on_wait=waiting_notice("audit")
         )
     finally:
         if progress is not None:

@@ -36,7 +36,6 @@ __all__ = [
     "TILE_CODES",
     "WIN_KINDS",
     "event_stream",
-    "events_from_columns",
     "group_starts",
     "hands_from_columns",
     "iter_hands_from_columns",
@@ -97,28 +96,6 @@ def event_stream(
         seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line, strict=True
     )  # fmt: skip
     return _as_events(rows)
-
-
-def events_from_columns(
-    seq: list[Any],
-    kinds: list[Any],
-    seat: list[Any],
-    tiles: list[Any],
-    dealt_rows: list[int],
-    dealt_offsets: list[int],
-    dealt: list[Any],
-    from_seat: list[Any],
-    claimed: list[Any],
-    tail: list[Any],
-    claims: list[Any],
-    wins: list[Any],
-    line: list[Any],
-) -> list[Event]:
-    """Every row as an :class:`Event`, all made at once (:func:`event_stream`, read whole)."""
-    return list(
-        event_stream(seq, kinds, seat, tiles, dealt_rows, dealt_offsets, dealt, from_seat, claimed, tail,
-                     claims, wins, line)
-    )  # fmt: skip
 
 
 def _as_events(rows: Iterator[tuple[Any, ...]]) -> Iterator[Event]:

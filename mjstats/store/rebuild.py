@@ -37,7 +37,6 @@ __all__ = [
     "WIN_KINDS",
     "event_stream",
     "group_starts",
-    "hands_from_columns",
     "iter_hands_from_columns",
 ]
 
@@ -210,21 +209,6 @@ def iter_hands_from_columns(
             None if origin is None else _provenance(origin, origin_lines[i]),
         )  # fmt: skip
         yield frozen_record(Hand, _HAND, values)
-
-
-def hands_from_columns(
-    ruleset: str,
-    h: dict[str, list[Any]],
-    events: list[Event],
-    w: dict[str, list[Any]],
-    f: dict[str, list[Any]],
-    p: dict[str, list[Any]],
-    wins_at: list[int],
-    fans_at: list[int],
-    pays_at: list[int],
-) -> list[Hand]:
-    """Every hand of :func:`iter_hands_from_columns`, made at once from a list of the events."""
-    return list(iter_hands_from_columns(ruleset, h, iter(events), w, f, p, wins_at, fans_at, pays_at))
 
 
 def _provenance(source: str, line: Any) -> Provenance:

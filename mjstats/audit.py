@@ -50,7 +50,7 @@ from mjstats.store.arrow_columns import (
 from mjstats.store.derived_schema import DERIVED_SCHEMAS
 from mjstats.store.fs import is_url, local_path
 from mjstats.store.layout import new_version
-from mjstats.store.part_cache import recall
+from mjstats.store.part_cache import WrittenPart, derived, keep_derived, recall
 from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
 from mjstats.store.schema import HAND_TABLES, hands_from_tables
@@ -287,6 +287,10 @@ def replay_task(
     audit tables of its hands, the count per status and per check, and the number of hands.
     Both runners use it: the process pool (through ``_run_task``) and Dask workers."""
     version, ruleset, period, part, start, stop = task
+    if profile is None and not overrides:
+        done = _done_ahead(task)
+        if done is not None:
+            return done
     # no cycles among the rebuilt hands: the collector's rescans of them would cost more than the
     # replay (mjstats.gc_pause)
     with paused_collection():
@@ -294,6 +298,60 @@ def replay_task(
         hands = _slicer(version, ruleset, period, part).iter_hands(start, stop)
         tables, statuses, checks = audit_hands(hands, profile, overrides)
     return tables, statuses, checks, sum(statuses.values())  # a status a hand
+
+
+def _done_ahead(task: Task) -> TaskResult | None:
+    """The task's result if :func:`audit_ahead` computed it from the very table its part file
+    was written from (a local file this process wrote and still keeps: store.part_cache)."""
+    version, ruleset, period, part, start, stop = task
+    if is_url(version):
+        return None
+    hands = recall(Path(version) / "hands" / f"ruleset={ruleset}" / f"period={period}" / part)
+    if hands is None:
+        return None
+    done = derived(("audit", ruleset, period, part, start, stop))
+    if done is None or done[0] is not hands:
+        return None
+    return done[1]
+
+
+def audit_ahead(jobs: int | None) -> Callable[[list[WrittenPart], bool], None]:
+    """For ``ingest --audit``: the ``ahead`` callback of ``store.part_cache.keeping_parts``.
+    While the ingest's last part files are encoded on its writer thread, it replays the tasks the
+    audit that follows will run in this process (``jobs`` as the audit is given them), so the
+    replay overlaps the encoding instead of waiting for it. A task's result depends on its part's
+    tables and bounds alone (``replay_task``); the audit takes it only for the same bounds of the
+    table its file was written from, and replays anything else itself. Only when the parts are
+    the whole dataset (the audit's cut is then theirs) and the audit will not use a pool."""
+
+    def ahead(parts: list[WrittenPart], whole: bool) -> None:
+        if not whole:
+            return
+        keys = [(p.ruleset, p.period, p.name) for p in parts]
+        by_key = {key: p.tables for key, p in zip(keys, parts, strict=True)}
+
+        def match_ids(ruleset: str, period: str, part: str) -> list[str]:
+            return by_key[ruleset, period, part]["hands"].column("match_id").to_pylist()
+
+        cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+        sizes = [p.tables["hands"].num_rows for p in parts]
+        tasks = cut_tasks("", keys, sizes, match_ids, cores, None)
+        workers = cores if jobs is not None else default_jobs(sum(sizes), cores)
+        if workers > 1 and len(tasks) > 1:  # the audit's pool will replay them (_pool_results)
+            return
+        slicers: dict[tuple[str, str, str], PartSlicer] = {}
+        with paused_collection():
+            for _, ruleset, period, part, start, stop in tasks:
+                tables = by_key[ruleset, period, part]
+                slicer = slicers.get((ruleset, period, part))
+                if slicer is None:
+                    read = {name: _as_read(tables[name], name) for name in _PART_TABLES}
+                    slicer = slicers[ruleset, period, part] = PartSlicer(Path(), ruleset, period, part, read)
+                audited, statuses, checks = audit_hands(slicer.iter_hands(start, stop))
+                result = (audited, statuses, checks, sum(statuses.values()))
+                keep_derived(("audit", ruleset, period, part, start, stop), (tables["hands"], result))
+
+    return ahead
 
 
 def _run_task(task: Task) -> TaskResult:
@@ -324,10 +382,28 @@ def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batc
     """Batches of hands, each within one part file and never splitting a match. Without a fixed
     ``batch``, about four per job (at least 500 hands): whole part files when there are many, so
     each is read by one worker."""
-    sizes = []
-    for ruleset, period, part in parts:
-        sub = Path(f"ruleset={ruleset}") / f"period={period}" / part
-        sizes.append(pq.ParquetFile(version / "hands" / sub).metadata.num_rows)
+    def hands_file(ruleset: str, period: str, part: str) -> Path:
+        return version / "hands" / f"ruleset={ruleset}" / f"period={period}" / part
+
+    def match_ids(ruleset: str, period: str, part: str) -> list[str]:
+        # (ParquetFile: pq.read_table imports pyarrow.dataset, and so pandas)
+        file = pq.ParquetFile(hands_file(ruleset, period, part))
+        return file.read(columns=["match_id"]).column("match_id").to_pylist()
+
+    sizes = [pq.ParquetFile(hands_file(*p)).metadata.num_rows for p in parts]
+    return cut_tasks(str(version), parts, sizes, match_ids, jobs, batch)
+
+
+def cut_tasks(
+    version: str,
+    parts: list[tuple[str, str, str]],
+    sizes: list[int],
+    match_ids: Callable[[str, str, str], list[str]],
+    jobs: int,
+    batch: int | None,
+) -> list[Task]:
+    """:func:`plan_tasks` on the parts' hand counts and a reader of a part's match ids (asked
+    only for a part cut in several tasks): the same cut wherever the parts are read from."""
     if batch is None:
         batch = max(MIN_BATCH, -(-sum(sizes) // (4 * jobs)))
     tasks: list[Task] = []
@@ -337,16 +413,14 @@ def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batc
         count = -(-n // batch)  # equal slices of the part, none above ``batch``
         edges = [n * i // count for i in range(count + 1)]
         if count > 1:
-            edges = _match_edges(version / "hands" / f"ruleset={ruleset}" / f"period={period}" / part, edges)
-        tasks.extend((str(version), ruleset, period, part, a, b) for a, b in itertools.pairwise(edges))
+            edges = _match_edges(match_ids(ruleset, period, part), edges)
+        tasks.extend((version, ruleset, period, part, a, b) for a, b in itertools.pairwise(edges))
     return tasks
 
 
-def _match_edges(hands_file: Path, edges: list[int]) -> list[int]:
+def _match_edges(ids: list[str], edges: list[int]) -> list[int]:
     """Slice edges moved forward to the next match boundary: a match's hands stay in one task,
     so the checks across consecutive hands (dealer rotation, streaks) see them all."""
-    # (ParquetFile: pq.read_table imports pyarrow.dataset, and so pandas)
-    ids = pq.ParquetFile(hands_file).read(columns=["match_id"]).column("match_id").to_pylist()
     moved = []
     for edge in edges:
         while 0 < edge < len(ids) and ids[edge] == ids[edge - 1]:

@@ -134,9 +134,11 @@ def run(args: argparse.Namespace) -> int:
         # the parts this ingest writes stay in memory for its audit (store.part_cache): reading
         # back a part decodes what was just encoded (~30-60 ms a 2,000-hand part); a URL
         # dataset's audit reads its parts through fsspec, never from memory
+        from mjstats.audit import audit_ahead
         from mjstats.store.part_cache import keeping_parts
 
-        with keeping_parts():
+        # and the audit's replay runs while the last part files are encoded (audit.audit_ahead)
+        with keeping_parts(ahead=audit_ahead(args.jobs)):
             return _run(args)
     return _run(args)
 

@@ -28,7 +28,7 @@ from mjstats.store.fs import is_remote, local_path
 from mjstats.store.hand_keys import hand_key, hand_keys
 from mjstats.store.layout import check_output_folder, current_version, manifest, new_version
 from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer_lock
-from mjstats.store.part_cache import remember
+from mjstats.store.part_cache import WrittenPart, remember, while_writing, written
 from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
 from mjstats.store.sources import SourceInput
@@ -141,6 +141,8 @@ class _PartitionWriter:
 
     def __init__(self, staging: Path, ruleset: str, period: str, run: int, writes: WriteBehind) -> None:
         self.writes = writes
+        self.ruleset = ruleset
+        self.period = period
         self.dirs = {
             name: staging / name / f"ruleset={ruleset}" / f"period={period}" for name in INGEST_TABLES
         }
@@ -185,6 +187,8 @@ class _PartitionWriter:
                     remember(folder / name, table)  # (ingest --audit, store.part_cache)
 
         self.writes.submit(write)
+        # (ingest --audit works ahead on the parts while the last are written: store.part_cache)
+        written(WrittenPart(self.ruleset, self.period, name, {n: tables[n] for n in HAND_TABLES}))
         for parts in self.pending.values():
             parts.clear()
         self.matches = []
@@ -364,6 +368,7 @@ def ingest_into(
     # error or Ctrl-C dropped and waited for, before this returns
     with paused_collection(), WriteBehind() as writes:
         known = {s["sha256"] for s in manifest_data["sources"]}
+        whole = not manifest_data["sources"]  # no part file before this run's
         run = int(manifest_data.get("runs", 0)) + 1
         writers: dict[tuple[str, str], _PartitionWriter] = {}
         rejects = _RejectWriter(staging, run, reject_samples)
@@ -443,6 +448,9 @@ def ingest_into(
         for writer in writers.values():
             writer.flush()
         rejects.close()
+        # the last parts are being encoded on the writer thread (without the GIL): an audit to
+        # follow in this process may work ahead meanwhile (ingest --audit, store.part_cache)
+        while_writing(whole)
         summary.rejects = rejects.count
         summary.reject_samples = rejects.samples
         manifest_data["runs"] = run

@@ -83,6 +83,9 @@ class Ruleset:
     notes: str | None = None  # NOTES: its sentences in shared texts, by place (metrics, report)
     fan_cli: str = "cli_fan"  # add_options(parser), run(args): `mjstats fan --rules NAME`
     replay: str | None = None  # importing it registers the replay profiles (register_profile)
+    # platform profile name -> the module that registers it alone, imported for that platform's
+    # hands instead of ``replay`` (a Botzone audit need not load the other platforms' replays)
+    platform_replays: tuple[tuple[str, str], ...] = ()
     checks: str | None = None  # CHECKS: the ruleset's own audit checks
     user_profile: str | None = None  # name or TOML path -> replay profile (`audit --profile`)
     plain_profile: bool = False  # `audit --profile X` without RULES= sets this ruleset's profile

@@ -14,6 +14,13 @@ RULESET = Ruleset(
     fan_names="fan_names",
     notes="notes:NOTES",
     replay="replay",
+    platform_replays=(
+        ("botzone", "replay_botzone"),
+        ("human2017", "replay_human2017"),
+        ("mcr", "replay_mcr"),
+        ("duplicate", "replay_mcr"),
+        ("pmn", "replay_mcr"),
+    ),
     sim="sim_game",
     shanten="tenpai:shanten",
     shape="shape:shape_for",

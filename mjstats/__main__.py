@@ -2,6 +2,6 @@
 
 import sys
 
-from mjstats.cli import entry
+from mjstats.cli import script
 
-sys.exit(entry())
+sys.exit(script())

@@ -83,10 +83,84 @@ def test_the_script_entry_runs_main_then_freezes_the_collector(monkeypatch, caps
     assert capsys.readouterr().out.count("total") == 2  # both runs scored the hand
 
 
-def test_python_dash_m_and_the_script_name_the_entry() -> None:
+def test_python_dash_m_and_the_script_name_the_script() -> None:
     main_module = (ROOT / "mjstats" / "__main__.py").read_text(encoding="utf-8")
-    assert "sys.exit(entry())" in main_module
-    assert 'mjstats = "mjstats.cli:entry"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert "sys.exit(script())" in main_module
+    assert 'mjstats = "mjstats.cli:script"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def _script(argv: list[str], prologue: str = "") -> subprocess.CompletedProcess[str]:
+    """``argv`` run by :func:`mjstats.cli.script` in a fresh process, as ``python -m mjstats``
+    runs it, after ``prologue``; stdout and stderr are pipes (block-buffered)."""
+    code = (
+        "import sys\n"
+        f"{prologue}"
+        "from mjstats.cli import script\n"
+        f"sys.argv = ['mjstats', *{argv!r}]\n"
+        "sys.exit(script())\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+FAN = ["fan", "W1 W1 W1 W2 W3 W4 W5 W6 W7 W8 W9 W9 W9", "--win", "W5"]
+# an object freed only by the interpreter's teardown (the __main__ module's globals cleared)
+TEARDOWN_WITNESS = (
+    "class _Witness:\n"
+    "    def __del__(self):\n"
+    "        print('torn down', file=sys.stderr)\n"
+    "_witness = _Witness()\n"
+)
+
+
+def test_the_script_leaves_without_the_teardown_its_output_and_status_whole() -> None:
+    done = _script(FAN, TEARDOWN_WITNESS)
+    assert done.returncode == 0
+    assert "total" in done.stdout  # flushed from the pipe's buffer before leaving
+    assert "torn down" not in done.stderr
+    failed = _script(["ingest", "/no/such/file.txt", "--out", "/no/such/ds"], TEARDOWN_WITNESS)
+    assert failed.returncode == 2 and "mjstats ingest: error" in failed.stderr
+    assert "torn down" not in failed.stderr
+    # the other exit handlers still run first (atexit: the last registered runs first)
+    code = (
+        "import sys, atexit\n"
+        "from mjstats.cli import script\n"
+        f"sys.argv = ['mjstats', *{FAN!r}]\n"
+        "code = script()\n"
+        "atexit.register(lambda: print('other handler', flush=True))\n"
+        "sys.exit(code)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert ran.returncode == 0 and ran.stdout.rstrip().endswith("other handler"), ran.stdout
+
+
+def test_a_command_that_does_not_return_exits_the_usual_way() -> None:
+    """A traceback (here: ``main`` made to raise) is printed and the interpreter tears down."""
+    prologue = (
+        TEARDOWN_WITNESS
+        + "import mjstats.cli\n"
+        + "def _broken(argv=None):\n"
+        + "    raise RuntimeError('a bug')\n"
+        + "mjstats.cli.main = _broken\n"
+    )
+    done = _script(FAN, prologue)
+    assert done.returncode == 1
+    assert "RuntimeError: a bug" in done.stderr and "torn down" in done.stderr
+
+
+def test_main_and_entry_in_process_leave_the_exit_alone() -> None:
+    """A test or notebook calling them keeps its own exit (no handler of the command's)."""
+    code = (
+        "import sys\n"
+        "from mjstats.cli import entry, main\n"
+        f"sys.argv = ['mjstats', *{FAN!r}]\n"
+        "main(); entry()\n"
+        "sys.exit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 3
 
 
 def _threads_after_numpy(through_entry: bool) -> int:

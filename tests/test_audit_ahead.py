@@ -211,3 +211,25 @@ def test_a_result_ahead_is_taken_only_for_the_table_its_file_was_written_from(tm
         keep_derived(("audit", *task[1:]), (table, result))
         pq.write_table(pa.table({"x": pa.array(range(6), pa.int64())}), path)  # the file replaced
         assert audit_module._done_ahead(task) is None
+
+
+def test_the_python_calls_of_the_readme(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, botzone: Path
+) -> None:
+    """``ingest_sources`` then ``audit_dataset`` inside ``keeping_parts(ahead=audit_ahead(None))``:
+    the replays are made ahead, the audit tables those of a separate audit."""
+    from mjstats.audit import audit_ahead, audit_dataset
+    from mjstats.store import SourceInput, ingest_sources
+
+    separate = tmp_path / "separate"
+    ingest_sources([SourceInput(botzone, "botzone")], separate)
+    audit_dataset(separate)
+    replays = _Replays(monkeypatch)
+    dataset = tmp_path / "ds"
+    with keeping_parts(ahead=audit_ahead(None)):
+        ingest_sources([SourceInput(botzone, "botzone")], dataset)
+        replays.committed = True
+        summary = audit_dataset(dataset)
+    assert replays.ahead == 3 and replays.audit == 0
+    assert summary.hands == 1_200
+    assert _tables(dataset) == _tables(separate)

@@ -115,3 +115,52 @@ def test_turn_in_one_pass_equals_the_per_discard_oracle() -> None:
             else:
                 assert useful[t] == -1
     assert kinds_seen > 5000, kinds_seen
+
+
+def _fresh_turn(counts: tuple[int, ...], melds: int) -> tuple[int, list[int], list[int], list[int]]:
+    """``guobiao_turn`` of a hand taken apart from its counts alone (no kept hand reused)."""
+    seven = melds == 0
+    hand = incremental._Hand(counts, 4 - melds, seven, incremental._part_keys(counts))
+    return hand.turn()
+
+
+def test_hands_taken_apart_from_kept_ones_equal_the_oracle() -> None:
+    """A hand taken apart from a kept one (``_Hand.derive``: parts, merges, complements, the
+    parts' useful kinds and the discards' side kinds reused where their inputs are unchanged)
+    against the per-discard oracle and a hand taken apart afresh, on every discard of the
+    Botzone sample and the simulated hands in the judge's order (each seat's last turn kept),
+    the kept hands asked other questions first in varied orders so each reused value exists."""
+    rng = random.Random(11)
+    incremental._LAST.clear()
+    positions = [pos for hand in _hands() for pos in _positions(hand)]
+    derived = same_tables = base_kept = side_kept = 0
+    for counts, melds in positions:
+        kinds = [t for t in range(34) if counts[t]]
+        before = tuple(incremental._LAST)
+        ask = rng.random()
+        if ask < 0.3:  # some discards' useful kinds first (fills the side and base values)
+            incremental.guobiao_useful_after_discards(counts, melds, rng.sample(kinds, min(3, len(kinds))))
+        hand = incremental._hand(counts, melds)
+        if hand not in before:
+            derived += 1
+            if ask >= 0.3:  # what the hand was given before its own questions
+                base_kept += any(v >= 0 for v in hand.base)
+                side_kept += bool(hand.side)
+            kin = [b for b in before if b.groups == hand.groups]
+            same_tables += any(all(hand.table(p) == b.table(p) for p in range(4)) for b in kin)
+        best, after, candidates, useful = incremental.guobiao_turn(counts, melds)
+        assert (best, after, candidates, useful) == _fresh_turn(counts, melds), (counts, melds)
+        expected = oracle_discard_shanten(counts, melds, kinds)
+        assert after == [expected.get(t, 99) for t in range(34)], (counts, melds)
+        for t in candidates:
+            left = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
+            assert kinds_of(useful[t]) == oracle_useful(left, melds), (counts, melds, t)
+        # every other kind's useful kinds, in a shuffled order, on the derived hand
+        rng.shuffle(kinds)
+        asked_all = incremental.guobiao_useful_after_discards(counts, melds, kinds[:4])
+        for t in kinds[:4]:
+            left = (*counts[:t], counts[t] - 1, *counts[t + 1 :])
+            assert kinds_of(asked_all[t]) == oracle_useful(left, melds), (counts, melds, t)
+    assert derived > 1500 and same_tables > 100 and base_kept > 100 and side_kept > 100, (
+        derived, same_tables, base_kept, side_kept,
+    )

@@ -623,14 +623,12 @@ class _Hand:
     parts' keys and tables, each part's complement (the other three merged)."""
 
     __slots__ = (
-        "ab",
         "base",
         "base_level",
         "c0",
         "c1",
         "c2",
         "c3",
-        "cd",
         "counts",
         "groups",
         "keys",
@@ -648,14 +646,23 @@ class _Hand:
         "turned",
     )
 
-    def __init__(
-        self, counts: Counts, groups: int, seven: bool, keys: list[int], source: _Hand | None = None
-    ) -> None:
-        # ``seven``: 七对 counts too (a Guobiao hand without melds). ``source``: an earlier hand
-        # of the same form (the same seat's last turn, most often) whose values are reused where
-        # their inputs are equal: a part of the same key, a merge or complement of equal tables
+    def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
+        # ``seven``: 七对 counts too (a Guobiao hand without melds)
         self.counts, self.groups, self.pairs_form = counts, groups, seven
-        self.keys = keys
+        self.keys = keys = _part_keys(counts)
+        self.parts = parts = [_part(key) for key in keys]
+        # each part's table and complement (the other three merged) as i64 fields: compiled,
+        # C ints in the object, where lists boxed each 60-bit value and unboxed it at every read
+        a: i64 = parts[0].table
+        b: i64 = parts[1].table
+        c: i64 = parts[2].table
+        d: i64 = parts[3].table
+        self.t0, self.t1, self.t2, self.t3 = a, b, c, d
+        ab, cd = _merge_tables(a, b, groups), _merge_tables(c, d, groups)  # as ``_rests`` merges
+        self.c0: i64 = _complement(_merge_tables(b, cd, groups), groups)
+        self.c1: i64 = _complement(_merge_tables(a, cd, groups), groups)
+        self.c2: i64 = _complement(_merge_tables(ab, d, groups), groups)
+        self.c3: i64 = _complement(_merge_tables(ab, c, groups), groups)
         self.seven = _seven_pairs(counts) if seven else 99
         self.shanten: dict[int, int] | None = None  # each held kind's discard: the shanten left
         # (part, its table after the discard, shanten left, the other parts' useful kinds)
@@ -668,88 +675,6 @@ class _Hand:
         self.base: list[int] = []  # made at the first ask (a level is never -1)
         self.base_level = -1
         self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
-        if source is None:
-            self.parts = parts = [_part(key) for key in keys]
-            # each part's table and complement (the other three merged) as i64 fields: compiled,
-            # C ints in the object, where lists boxed each 60-bit value and unboxed it at every read
-            a: i64 = parts[0].table
-            b: i64 = parts[1].table
-            c: i64 = parts[2].table
-            d: i64 = parts[3].table
-            self.t0, self.t1, self.t2, self.t3 = a, b, c, d
-            ab: i64 = _merge_tables(a, b, groups)  # as ``_rests`` merges
-            cd: i64 = _merge_tables(c, d, groups)
-            self.ab, self.cd = ab, cd
-            self.c0: i64 = _complement(_merge_tables(b, cd, groups), groups)
-            self.c1: i64 = _complement(_merge_tables(a, cd, groups), groups)
-            self.c2: i64 = _complement(_merge_tables(ab, d, groups), groups)
-            self.c3: i64 = _complement(_merge_tables(ab, c, groups), groups)
-        else:
-            self.derive(source)
-
-    def derive(self, source: _Hand) -> None:
-        """Take the hand apart from ``source`` (same groups and form): a part of an unchanged key
-        is the source's (no probe), each merge and complement of unchanged tables is the
-        source's, and so is each part's useful kinds against a complement both hands share
-        (``base``); a discard's side kinds are kept where every other part's key is unchanged."""
-        keys, known, groups = self.keys, source.keys, self.groups
-        k0 = keys[0] == known[0]
-        k1 = keys[1] == known[1]
-        k2 = keys[2] == known[2]
-        k3 = keys[3] == known[3]
-        held = source.parts
-        self.parts = [
-            held[0] if k0 else _part(keys[0]),
-            held[1] if k1 else _part(keys[1]),
-            held[2] if k2 else _part(keys[2]),
-            held[3] if k3 else _part(keys[3]),
-        ]
-        parts = self.parts
-        a: i64 = parts[0].table
-        b: i64 = parts[1].table
-        c: i64 = parts[2].table
-        d: i64 = parts[3].table
-        self.t0, self.t1, self.t2, self.t3 = a, b, c, d
-        # each table as the source's (its key may differ: a tile in no block changes none)
-        s0 = a == source.t0
-        s1 = b == source.t1
-        s2 = c == source.t2
-        s3 = d == source.t3
-        ab: i64 = source.ab if s0 and s1 else _merge_tables(a, b, groups)
-        cd: i64 = source.cd if s2 and s3 else _merge_tables(c, d, groups)
-        self.ab, self.cd = ab, cd
-        # a part's complement merges the other three tables: the source's where they are equal
-        e0 = s1 and s2 and s3
-        e1 = s0 and s2 and s3
-        e2 = s0 and s1 and s3
-        e3 = s0 and s1 and s2
-        self.c0 = source.c0 if e0 else _complement(_merge_tables(b, cd, groups), groups)
-        self.c1 = source.c1 if e1 else _complement(_merge_tables(a, cd, groups), groups)
-        self.c2 = source.c2 if e2 else _complement(_merge_tables(ab, d, groups), groups)
-        self.c3 = source.c3 if e3 else _complement(_merge_tables(ab, c, groups), groups)
-        if s0 and s1 and s2 and s3:
-            # the same four tables: every merge of two of them is the source's too (shared: both
-            # hands fill it with the same values)
-            self.pairs = source.pairs
-        base = source.base
-        if base:
-            # a part's useful kinds against its complement, at the source's level: kept where the
-            # part (its key) and its complement are both unchanged
-            self.base = [
-                base[0] if k0 and e0 else -1,
-                base[1] if k1 and e1 else -1,
-                base[2] if k2 and e2 else -1,
-                base[3] if k3 and e3 else -1,
-            ]
-            self.base_level = source.base_level
-        sides = source.side
-        if sides is not None:
-            # a discard of part p: its side kinds read only the other parts (their keys) and p's
-            # table after the discard (in the entry): kept where every other key is unchanged
-            unchanged = (k0, k1, k2, k3)
-            kept = [e for e in sides if all(unchanged[q] for q in range(4) if q != e[0])]
-            if kept:
-                self.side = kept
 
     def table(self, p: int) -> i64:
         """Part ``p``'s table."""
@@ -909,42 +834,24 @@ class _Hand:
         return out
 
 
-# the hands last taken apart, the newest first: one a seat in turn order, so the seat's own last
-# turn is among them (its hand now differs from it in the suits of one draw and one discard)
 _LAST: list[_Hand] = []
-_KEPT: Final = 4
 
 
 def _hand(counts: Counts, melds: int, groups: int | None = None) -> _Hand:
     """The hand, taken apart once: the judge asks for its discards' shanten, then for the
-    useful kinds of the best ones (the kept hands read from one copy of the list, so a caller
-    in another thread changing it makes a miss at worst). A hand not kept is taken apart from
-    the kept one of the same form sharing the most part keys (``_Hand.derive``). ``groups``:
-    the melds + pair form alone with that many sets to make (no 七对); default Guobiao's,
-    4 - melds and 七对 without melds."""
+    useful kinds of the best ones (read once, so a caller in another thread cannot swap it).
+    ``groups``: the melds + pair form alone with that many sets to make (no 七对); default
+    Guobiao's, 4 - melds and 七对 without melds."""
     seven = groups is None and melds == 0
     groups = 4 - melds if groups is None else groups
-    ring = tuple(_LAST)
-    for last in ring:
-        if last.counts == counts and last.groups == groups and last.pairs_form == seven:
-            return last
-    keys = _part_keys(counts)
-    source: _Hand | None = None
-    most = 0
-    for other in ring:
-        if other.groups != groups or other.pairs_form != seven:
-            continue
-        known = other.keys
-        same = 0
-        for p in range(4):
-            if keys[p] == known[p]:
-                same += 1
-        if same > most:
-            source, most = other, same
-    hand = _Hand(counts, groups, seven, keys, source)
-    _LAST.insert(0, hand)
-    while len(_LAST) > _KEPT:
-        _LAST.pop()  # the oldest (compiled: no slice object, no generic slice assignment)
+    last = _LAST[0] if _LAST else None
+    if last is not None and last.counts == counts and last.groups == groups and last.pairs_form == seven:
+        return last
+    hand = _Hand(counts, groups, seven)
+    if _LAST:
+        _LAST[0] = hand  # an item set (compiled: no slice object, no generic slice assignment)
+    else:
+        _LAST.append(hand)
     return hand
 
 

@@ -479,3 +479,43 @@ def test_guobiao_legal_win_of_any_discard_equals_the_shape_checked_one(sample_ha
         finally:
             replay.handlers.clear()
     assert asked > 5000 and shaped, (asked, shaped)
+
+
+@pytest.mark.parametrize("source", ["guobiao", "fuzhou"])
+def test_the_tiles_held_the_judge_reads_equal_the_counts(source, sample_hands):
+    """The judge reads a seat's tiles held from the shared table's count (``SeatState.held``)
+    and its flowers, not by summing 42 counts: after every event of the Botzone sample and 40
+    simulated hands of each ruleset whose judge reads that table (Sichuan's replay keeps its
+    own seats: the judge sums them), every seat's count equals the sum of its concealed counts."""
+    from mjstats.decision.judge import _tiles_held
+
+    path = Path(__file__).resolve().parent.parent / "data" / "sim" / f"{source}.jsonl.gz"
+    hands = [h for h in itertools.islice(read_canonical(path), 40) if isinstance(h, Hand)]
+    if source == "guobiao":
+        hands += [h for h in sample_hands if isinstance(h, Hand)]
+    checked = 0
+    for hand in hands:
+        assert view_for(hand.ruleset).table is None
+        chosen = profile_for(hand)
+        replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
+        judge = _Judge(hand, replay, view_for(hand.ruleset))
+        for kind, inner in list(replay.handlers.items()):
+
+            def after(ev, inner=inner, replay=replay, judge=judge):
+                nonlocal checked
+                try:
+                    inner(ev)
+                finally:
+                    for seat in range(4):
+                        player = replay.state.seats[seat]
+                        assert player.held == sum(player.concealed), (ev, seat)
+                        counted = judge.tiles_held(seat, player.concealed)
+                        assert counted == _tiles_held(player.concealed), (ev, seat)
+                        checked += 1
+
+            replay.handlers[kind] = after
+        try:
+            replay.run()
+        finally:
+            replay.handlers.clear()
+    assert checked > 5000, checked

@@ -272,6 +272,18 @@ class _Judge:
             return native.seats[seat].melds
         return self.state.seats[seat].melds
 
+    def tiles_held(self, seat: int, concealed: list[int]) -> int:
+        """The tiles of the seat's concealed counts ``concealed``, or -1 where it holds a flower.
+        The shared table keeps each seat's count of tiles held (``SeatState.held``, flowers
+        included), so only the flowers' counts are read (8 entries, where the sum read 42)."""
+        native = self.native
+        if native is None:
+            return _tiles_held(concealed)
+        for k in range(34, len(concealed)):
+            if concealed[k]:
+                return -1
+        return native.seats[seat].held
+
     def view_of(self, seat: int) -> RulesetView:
         """The view answering for ``seat`` (the ruleset's own, or the seat's: its void suit)."""
         found = self.views[seat]
@@ -308,7 +320,7 @@ class _Judge:
         ):
             return known
         melds = list(held_melds)
-        held = _tiles_held(concealed)
+        held = self.tiles_held(seat, concealed)
         playing = held >= 0 and held + 3 * len(melds) == self.size
         known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
         return known
@@ -332,7 +344,7 @@ class _Judge:
 
     def playing(self, seat: int, extra: int = 0) -> bool:
         """The seat holds a waiting-size hand (+ ``extra`` tiles) and no flower."""
-        held = _tiles_held(self.concealed_of(seat))
+        held = self.tiles_held(seat, self.concealed_of(seat))
         return held >= 0 and held + 3 * len(self.melds_of(seat)) == self.size + extra
 
     def unseen(self, seat: int, counts: tuple[int, ...], kinds: KindsMask) -> list[int]:

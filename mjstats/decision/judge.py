@@ -399,7 +399,8 @@ class _Judge:
         out = [_NOT_ASKED] * 4
         taken: list[_SeatHand | None] = [None] * 4
         self.opponents = taken
-        for o in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+        for i in range(1, 4):  # a native loop (a tuple of the three seats was built and iterated)
+            o = (seat + i) % 4
             if self.is_out(o):
                 continue  # 血战到底: a seat that has won is nobody's opponent
             known = taken[o] = self.seat_hand(o)

@@ -484,7 +484,7 @@ class _Part:
 
     def __init__(self, key: int) -> None:
         self.key = key
-        self.table = _part_table(key)
+        self.table = _table(key)
         self.removals: list[tuple[int, _Part]] | None = None
         self.draw_tables: list[tuple[int, int]] | None = None
         # the discards and the draws as chains of links, each made at its first ask
@@ -535,25 +535,11 @@ class _Part:
             else:
                 held = [r for r in range(9) if key >> (4 * r) & 15]
                 near = [r for r in range(9) if any(abs(r - h) <= 2 for h in held)]
-            found = self.draw_tables = [(r, _part_table(key + (1 << (4 * r)))) for r in near]
+            found = self.draw_tables = [(r, _part(key + (1 << (4 * r))).table) for r in near]
         return found
 
 
 _PARTS: dict[int, _Part] = {}
-_TABLES: dict[int, int] = {}
-
-
-def _part_table(key: int) -> int:
-    """A part's table by its key, memoised apart from the parts: most parts met are a draw's
-    (a useful draw tried) or a waiting hand's, of which only the table is read, and an int kept
-    costs less to make and to free than a part's object (about 70% of the parts made were
-    never asked anything else)."""
-    found = _TABLES.get(key)
-    if found is None:
-        if len(_TABLES) >= _LIMIT:
-            _TABLES.clear()
-        found = _TABLES[key] = _table(key)
-    return found
 
 
 def _part(key: int) -> _Part:
@@ -618,7 +604,7 @@ def guobiao_shanten(counts: Counts, melds: int) -> int:
     """The shanten of a 13 - 3m tile hand on the regular form and 七对 (``GuobiaoShape.shanten``)
     from the part tables: four memoised lookups and three merges."""
     groups = 4 - melds
-    a, b, c, d = [_part_table(key) for key in _part_keys(counts)]
+    a, b, c, d = [_part(key).table for key in _part_keys(counts)]
     whole = _merge_tables(_merge_tables(a, b, groups), _merge_tables(c, d, groups), groups)
     regular = 2 * groups - _whole_value(whole, groups)
     return min(regular, _seven_pairs(counts)) if melds == 0 else regular

@@ -479,7 +479,7 @@ class _Part:
 
     __slots__ = (
         "after_draws", "discard_steps", "discards_chained", "draw_steps", "draw_tables", "draws_chained",
-        "key", "removals", "table", "useful_above", "useful_base", "useful_found", "useful_tops",
+        "key", "removals", "table",
     )  # fmt: skip
 
     def __init__(self, key: int) -> None:
@@ -491,12 +491,6 @@ class _Part:
         self.discards_chained = self.draws_chained = False
         self.discard_steps: _Step | None = None
         self.draw_steps: _Step | None = None
-        # the last ``_useful_of`` asked of the part (its base, threshold cells and answer): a
-        # seat's next turn, or the next discard of one, asks it again of an unchanged rest
-        self.useful_base: i64 = -1
-        self.useful_above: i64 = -1
-        self.useful_tops: i64 = -1
-        self.useful_found: i64 = 0
 
     def chain_discards(self) -> None:
         """Make the chain of discards (``discards`` as links)."""
@@ -572,10 +566,7 @@ def _part_keys(counts: Counts) -> list[int]:
 def _useful_of(part: _Part, base: i64, above: i64, tops: i64) -> int:
     """The kinds (a kinds mask; ``base``: the part's first kind) of a part whose draw makes a
     cell of its table reach a threshold with the rest of the hand: ``above`` is the rest's
-    complement plus 16 - threshold in every cell (cells b <= G: ``tops``). The last question
-    asked of the part is kept on it (about a third of the questions repeat it)."""
-    if part.useful_above == above and part.useful_tops == tops and part.useful_base == base:
-        return int(part.useful_found)
+    complement plus 16 - threshold in every cell (cells b <= G: ``tops``)."""
     if not part.draws_chained:
         part.chain_draws()
     out: i64 = 0
@@ -584,7 +575,6 @@ def _useful_of(part: _Part, base: i64, above: i64, tops: i64) -> int:
         if (step.table + above) & tops:
             out |= step.bit << base
         step = step.next
-    part.useful_base, part.useful_above, part.useful_tops, part.useful_found = base, above, tops, out
     return int(out)
 
 

@@ -436,3 +436,86 @@ def test_waits_mask_on_named_hands(hand, expected):
     for t in parse_tiles(hand):
         counts[int(t)] += 1
     assert kinds_of(waits_mask(tuple(counts), ())) == frozenset(int(t) for t in parse_tiles(expected))
+
+
+def test_guobiao_legal_win_of_any_discard_equals_the_shape_checked_one(sample_hands):
+    """The Guobiao view's legal win of a discard leaves the shape to the judge (it asks only
+    where the tile is among the waits it holds): asked of every tile at every discard of the
+    Botzone sample, each opponent's answer equals ``possible_win`` with its own waits filter."""
+    from mjstats.records import EventKind
+    from mjstats.rulesets.guobiao.possible_win import possible_win
+
+    view = view_for("guobiao")
+    asked = shaped = 0
+    for hand in [h for h in sample_hands if isinstance(h, Hand)][:6]:
+        chosen = profile_for(hand)
+        replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
+        inner = replay.handlers[EventKind.DISCARD]
+
+        def listen(ev, replay=replay, inner=inner, hand=hand):
+            inner(ev)  # the tile now lies in the river, as the judge asks of it
+            nonlocal asked, shaped
+            state = replay.state
+            for o in range(4):
+                player = state.seats[o]
+                if o == ev.seat or any(player.concealed[34:]):
+                    continue
+                if sum(player.concealed[:34]) + 3 * len(player.melds) != 13:
+                    continue
+                last = state.wall.remaining((ev.seat + 1) % 4) == 0
+                for t in range(34):
+                    old = possible_win(
+                        replay, o, t, self_drawn=False, discarder=ev.seat, kong_win=False,
+                        last_tile=last,
+                    )  # fmt: skip
+                    expected = old is not None and old.meets_minimum
+                    assert view.legal_win(replay, o, t, False, ev.seat) == expected, (hand.match_id, o, t)
+                    asked += 1
+                    shaped += old is not None
+
+        replay.handlers[EventKind.DISCARD] = listen
+        try:
+            replay.run()
+        finally:
+            replay.handlers.clear()
+    assert asked > 5000 and shaped, (asked, shaped)
+
+
+@pytest.mark.parametrize("source", ["guobiao", "fuzhou"])
+def test_the_tiles_held_the_judge_reads_equal_the_counts(source, sample_hands):
+    """The judge reads a seat's tiles held from the shared table's count (``SeatState.held``)
+    and its flowers, not by summing 42 counts: after every event of the Botzone sample and 40
+    simulated hands of each ruleset whose judge reads that table (Sichuan's replay keeps its
+    own seats: the judge sums them), every seat's count equals the sum of its concealed counts."""
+    from mjstats.decision.judge import _tiles_held
+
+    path = Path(__file__).resolve().parent.parent / "data" / "sim" / f"{source}.jsonl.gz"
+    hands = [h for h in itertools.islice(read_canonical(path), 40) if isinstance(h, Hand)]
+    if source == "guobiao":
+        hands += [h for h in sample_hands if isinstance(h, Hand)]
+    checked = 0
+    for hand in hands:
+        assert view_for(hand.ruleset).table is None
+        chosen = profile_for(hand)
+        replay = (chosen.replay_class or HandReplay)(hand, chosen, False)
+        judge = _Judge(hand, replay, view_for(hand.ruleset))
+        for kind, inner in list(replay.handlers.items()):
+
+            def after(ev, inner=inner, replay=replay, judge=judge):
+                nonlocal checked
+                try:
+                    inner(ev)
+                finally:
+                    for seat in range(4):
+                        player = replay.state.seats[seat]
+                        assert player.held == sum(player.concealed), (ev, seat)
+                        counted = judge.tiles_held(seat, player.concealed)
+                        assert counted == _tiles_held(player.concealed), (ev, seat)
+                        checked += 1
+
+            replay.handlers[kind] = after
+        try:
+            replay.run()
+        finally:
+            replay.handlers.clear()
+    assert checked > 5000, checked

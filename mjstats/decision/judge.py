@@ -184,6 +184,7 @@ def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
     return out
 
 
+_NO_ANSWERS: Final[dict[int, EventKind]] = {}  # a discard nobody answered (read, never written)
 _NOT_ASKED: Final = -1  # a marker: waits not computed yet (a kinds mask is never negative)
 _NO_WAITS: Final = 0
 
@@ -224,6 +225,7 @@ class _Judge:
         self.last_discard: _Row | None = None
         self.responses = _responses(hand)
         self.claim_missed: dict[int, bool] = {}  # seat -> it could have won the tile it claimed
+        self.several = view.several_winners  # read once (the view is a Python dataclass)
         # the last discard's opponents' waits, by seat (-1: not an opponent still in the hand)
         self.others: list[KindsMask] | None = None
         # the opponents' hands taken for the last discard's waits (None: not taken), read again
@@ -272,6 +274,18 @@ class _Judge:
             return native.seats[seat].melds
         return self.state.seats[seat].melds
 
+    def tiles_held(self, seat: int, concealed: list[int]) -> int:
+        """The tiles of the seat's concealed counts ``concealed``, or -1 where it holds a flower.
+        The shared table keeps each seat's count of tiles held (``SeatState.held``, flowers
+        included), so only the flowers' counts are read (8 entries, where the sum read 42)."""
+        native = self.native
+        if native is None:
+            return _tiles_held(concealed)
+        for k in range(34, len(concealed)):
+            if concealed[k]:
+                return -1
+        return native.seats[seat].held
+
     def view_of(self, seat: int) -> RulesetView:
         """The view answering for ``seat`` (the ruleset's own, or the seat's: its void suit)."""
         found = self.views[seat]
@@ -308,7 +322,7 @@ class _Judge:
         ):
             return known
         melds = list(held_melds)
-        held = _tiles_held(concealed)
+        held = self.tiles_held(seat, concealed)
         playing = held >= 0 and held + 3 * len(melds) == self.size
         known = self.hands[seat] = _SeatHand(list(concealed), melds, playing, view)
         return known
@@ -332,7 +346,7 @@ class _Judge:
 
     def playing(self, seat: int, extra: int = 0) -> bool:
         """The seat holds a waiting-size hand (+ ``extra`` tiles) and no flower."""
-        held = _tiles_held(self.concealed_of(seat))
+        held = self.tiles_held(seat, self.concealed_of(seat))
         return held >= 0 and held + 3 * len(self.melds_of(seat)) == self.size + extra
 
     def unseen(self, seat: int, counts: tuple[int, ...], kinds: KindsMask) -> list[int]:
@@ -387,7 +401,8 @@ class _Judge:
         out = [_NOT_ASKED] * 4
         taken: list[_SeatHand | None] = [None] * 4
         self.opponents = taken
-        for o in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+        for i in range(1, 4):  # a native loop (a tuple of the three seats was built and iterated)
+            o = (seat + i) % 4
             if self.is_out(o):
                 continue  # 血战到底: a seat that has won is nobody's opponent
             known = taken[o] = self.seat_hand(o)
@@ -547,11 +562,12 @@ class _Judge:
 
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
         """The other seats' answers to a discard: a win or claim passed, a claim over a win."""
-        answered = self.responses.get(seq, {})
+        answered = self.responses.get(seq, _NO_ANSWERS)  # a shared empty dict, never changed
         won = _HU in answered.values()
         replay, state = self.replay, self.state
-        several = self.view.several_winners
-        self.claim_missed = {}
+        several = self.several
+        if self.claim_missed:
+            self.claim_missed = {}  # made anew only once a claim filled it
         last = state.wall.remaining((discarder + 1) % 4) == 0
         others, taken = self.others, self.opponents
         for o in range(4):
@@ -586,16 +602,20 @@ class _Judge:
     def could_claim(self, seat: int, discarder: int, tile: int) -> bool:
         """Whether ``seat`` could pung, kong or (next seat, suited) chow ``tile``."""
         held = self.concealed_of(seat)
-        view = self.view_of(seat)
         if held[tile] >= 2:
-            return view.may_claim(self.replay, tile)
-        if not view.chow or seat != (discarder + 1) % 4 or tile >= 27:
+            return self.view_of(seat).may_claim(self.replay, tile)
+        if seat != (discarder + 1) % 4 or tile >= 27:
             return False
+        view = self.view_of(seat)
+        if not view.chow:
+            return False
+        # the three chows holding the tile, each test on the counts (a tuple of offsets was
+        # built and iterated at every pass judged)
         rank = tile % 9
-        return any(
-            rank + a >= 0 and rank + b <= 8 and held[tile + a] and held[tile + b]
-            for a, b in ((-2, -1), (-1, 1), (1, 2))
-        ) and view.may_claim(self.replay, tile)
+        below = rank >= 2 and held[tile - 2] != 0 and held[tile - 1] != 0
+        middle = 1 <= rank <= 7 and held[tile - 1] != 0 and held[tile + 1] != 0
+        above = rank <= 6 and held[tile + 1] != 0 and held[tile + 2] != 0
+        return (below or middle or above) and view.may_claim(self.replay, tile)
 
     def pass_row(self, seq: int, seat: int, kind: str, known: _SeatHand) -> _Row:
         row = _Row(seq, seat, kind)

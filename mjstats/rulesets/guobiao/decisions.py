@@ -65,9 +65,12 @@ def _gb_legal_win(replay: HandReplay, seat: int, tile: int, self_drawn: bool, di
     # 海底: the seat after the one who just drew or discarded has nothing left to draw
     after = seat if self_drawn else discarder if discarder is not None else seat
     last = state.wall.remaining((after + 1) % 4) == 0
+    # shaped: a self-drawn tile was just found among the waits; a discard is asked of the view
+    # only where the judge found it among the waits it holds (``wins_need_waits``), and asked
+    # of any other tile the calculator says no as the shape would (NotWinningHand), more slowly
     win = possible_win(
         replay, seat, tile, self_drawn=self_drawn, discarder=discarder,
-        kong_win=self_drawn and state.after_kong, last_tile=last, shaped=self_drawn,
+        kong_win=self_drawn and state.after_kong, last_tile=last, shaped=True,
     )  # fmt: skip
     return win is not None and win.meets_minimum  # reference guobiao.md: 8 fan at least
 

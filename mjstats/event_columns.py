@@ -27,6 +27,9 @@ __all__ = ["EventColumns", "with_events"]
 _HAND_GETTERS: Final = tuple(attrgetter(f.name) for f in dataclasses.fields(Hand))
 _EVENTS_FIELD: Final = [f.name for f in dataclasses.fields(Hand)].index("events")
 _HAND: Final = record_setters(Hand)
+# an Event made from its row tuple as the named tuple's own __new__ ends (without its Python
+# frame), looked up once
+_NEW: Final[Any] = tuple.__new__
 
 
 class EventColumns:
@@ -76,8 +79,7 @@ class EventColumns:
             self.seq[i], self.kinds[i], self.seat[i], self.tiles[i], self.row_tiles[i], self.from_seat[i],
             self.claimed[i], self.tail[i], self.claims[i], self.wins[i], self.line[i],
         )  # fmt: skip
-        new: Any = tuple.__new__
-        event: Event = new(Event, row)
+        event: Event = _NEW(Event, row)
         return event
 
     def stream(self, start: int = 0, stop: int | None = None) -> Any:
@@ -91,8 +93,7 @@ class EventColumns:
         if start or end != len(self.seq):  # a hand's rows: sliced (islice would step over the rest)
             columns = [column[start:end] for column in columns]
         rows = zip(*columns, strict=True)
-        new: Any = tuple.__new__
-        return starmap(new, zip(repeat(Event), rows))  # noqa: RUF058 (map makes a tuple a call)
+        return starmap(_NEW, zip(repeat(Event), rows))  # noqa: RUF058 (map makes a tuple a call)
 
     def events(self) -> tuple[Event, ...]:
         """The hand's events (rows ``first:stop``) as the tuple a ``Hand`` holds."""

@@ -117,7 +117,7 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_audit_dataset.py tests/test_audit_tables_pinned.py tests/test_decisions.py tests/test_decision_speed.py \
 	tests/test_decisions_sichuan.py tests/test_decisions_compiled.py tests/test_sichuan_replay.py tests/test_sichuan_plain_run.py \
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py tests/test_store.py tests/test_multiwin.py \
-	tests/test_store_readback.py tests/test_replay_walls.py \
+	tests/test_store_readback.py tests/test_replay_walls.py tests/test_event_columns.py \
 	tests/test_guobiao_waits.py tests/test_guobiao_waits_oracle.py tests/test_decisions_pinned.py \
 	tests/test_guobiao_fans_pinned.py
 test-compiled: compiled

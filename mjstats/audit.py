@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mjstats.audit_rows import UNSUPPORTED, AuditRows, audit_rows
+from mjstats.event_columns import EventColumns
 from mjstats.gc_pause import paused_collection
 from mjstats.records import DUPLICATE_HAND, Hand
 from mjstats.replay import ReplayProfile
@@ -53,7 +54,7 @@ from mjstats.store.layout import new_version
 from mjstats.store.part_cache import WrittenPart, derived, keep_derived, recall
 from mjstats.store.rebuild import group_starts
 from mjstats.store.remote import dataset_lock, new_remote_version, read_version_part
-from mjstats.store.schema import HAND_TABLES, hands_from_tables
+from mjstats.store.schema import HAND_TABLES, hands_and_columns_from_tables, hands_from_tables
 
 __all__ = ["AUDIT_SCHEMAS", "AuditSummary", "audit_dataset", "audit_hands", "find_hands"]
 
@@ -136,12 +137,16 @@ def audit_hands(
     hands: Iterable[Hand],
     profile: ReplayProfile | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
+    *,
+    columns: EventColumns | None = None,
 ) -> tuple[dict[str, pa.Table], Counter[str], Counter[str]]:
     """Replay ``hands`` (in dataset order): their audit tables, the count per status and the
     count per check. ``overrides`` maps a ruleset to the profile its hands replay with; checks
     across consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order.
-    The loop and its rows are ``audit_rows`` (compiled in the compiled build)."""
-    rows, statuses, checks = audit_rows(hands, profile, overrides)
+    ``columns``: the hands were made without their events, which these hold
+    (:meth:`PartSlicer.replay_inputs`). The loop and its rows are ``audit_rows`` (compiled in the
+    compiled build)."""
+    rows, statuses, checks = audit_rows(hands, profile, overrides, columns)
     # Arrow tables travel between processes as buffers: far cheaper than lists of Python objects
     return _tables(rows), statuses, checks
 
@@ -186,6 +191,17 @@ class PartSlicer:
         """The hands of rows ``start:stop``, each made as the iterator is read (the columns are
         read at the call): the audit replays each hand as it comes, so one hand's memory is
         reused for the next (``store.rebuild.event_stream``)."""
+        return self._hands(start, stop, False)[0]
+
+    def replay_inputs(self, start: int, stop: int) -> tuple[Iterator[Hand], EventColumns]:
+        """The hands of rows ``start:stop`` made without their events, and the events' columns
+        (``mjstats.event_columns``; each hand's rows set as it is yielded), which the replay of
+        a profile that reads them takes its events from: the audit's tasks."""
+        hands, columns = self._hands(start, stop, True)
+        assert columns is not None
+        return hands, columns
+
+    def _hands(self, start: int, stop: int, as_columns: bool) -> tuple[Iterator[Hand], EventColumns | None]:
         t = self.tables
 
         def cut(name: str, offsets: list[int]) -> pa.Table:
@@ -195,16 +211,18 @@ class PartSlicer:
             first = offsets[start]
             return [at - first for at in offsets[start : stop + 1]]
 
-        return hands_from_tables(
-            self.ruleset,
+        tables = (
             t["hands"].slice(start, stop - start),
             cut("events", self.events),
             cut("wins", self.wins),
             cut("fans", self.fans),
             cut("payments", self.payments),
-            starts=(starts(self.wins), starts(self.fans), starts(self.payments)),
-            where=self.where,  # a damaged file: say which part holds it
         )
+        at = (starts(self.wins), starts(self.fans), starts(self.payments))
+        # a damaged file: say which part holds it (``where``)
+        if as_columns:
+            return hands_and_columns_from_tables(self.ruleset, *tables, starts=at, where=self.where)
+        return hands_from_tables(self.ruleset, *tables, starts=at, where=self.where), None
 
 
 def _read_part_table(path: Path, name: str) -> pa.Table:
@@ -294,9 +312,10 @@ def replay_task(
     # no cycles among the rebuilt hands: the collector's rescans of them would cost more than the
     # replay (mjstats.gc_pause)
     with paused_collection():
-        # each hand rebuilt as the replay takes it: its memory is reused by the next
-        hands = _slicer(version, ruleset, period, part).iter_hands(start, stop)
-        tables, statuses, checks = audit_hands(hands, profile, overrides)
+        # each hand rebuilt as the replay takes it: its memory is reused by the next; its events
+        # read from their columns (no Event made for a draw or a discard: mjstats.event_columns)
+        hands, columns = _slicer(version, ruleset, period, part).replay_inputs(start, stop)
+        tables, statuses, checks = audit_hands(hands, profile, overrides, columns=columns)
     return tables, statuses, checks, sum(statuses.values())  # a status a hand
 
 
@@ -347,7 +366,8 @@ def audit_ahead(jobs: int | None) -> Callable[[list[WrittenPart], bool], None]:
                 if slicer is None:
                     read = {name: _as_read(tables[name], name) for name in _PART_TABLES}
                     slicer = slicers[ruleset, period, part] = PartSlicer(Path(), ruleset, period, part, read)
-                audited, statuses, checks = audit_hands(slicer.iter_hands(start, stop))
+                hands, columns = slicer.replay_inputs(start, stop)  # as replay_task reads them
+                audited, statuses, checks = audit_hands(hands, columns=columns)
                 result = (audited, statuses, checks, sum(statuses.values()))
                 keep_derived(("audit", ruleset, period, part, start, stop), (tables["hands"], result))
 

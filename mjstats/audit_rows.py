@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from mjstats.errors import ProfileError
+from mjstats.event_columns import EventColumns, with_events
 from mjstats.records import Hand, Win
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import ComputedWin, ReplayProfile, SequenceCheck, WinContext
@@ -112,11 +113,12 @@ def _choose(
         return None
 
 
-def _replay_safely(hand: Hand, chosen: ReplayProfile) -> ReplayResult:
-    """Replay one hand. A bug met while replaying becomes a ``replay.stopped`` finding: the
-    audit of 100,000 hands must not die on one."""
+def _replay_safely(hand: Hand, chosen: ReplayProfile, columns: EventColumns | None) -> ReplayResult:
+    """Replay one hand (``columns``: its events, ``hand`` made without them). A bug met while
+    replaying becomes a ``replay.stopped`` finding: the audit of 100,000 hands must not die on
+    one."""
     try:
-        return replay_hand(hand, chosen)
+        return replay_hand(hand, chosen, columns=columns)
     except Exception as exc:
         message = f"replay failed: {type(exc).__name__}: {exc}"
         finding = Finding(
@@ -133,22 +135,30 @@ class _Sequences:
         self.keep: list[ReplayProfile] = []  # keeps the ids above valid
 
     def findings(self, hand: Hand, profile: ReplayProfile) -> list[Finding]:
+        check = self.check_of(profile)
+        return check.check(hand) if check is not None else []
+
+    def check_of(self, profile: ReplayProfile) -> SequenceCheck | None:
+        """``profile``'s check, made at its first hand."""
         key = id(profile)
         if key not in self.checks:
             self.keep.append(profile)
             self.checks[key] = profile.sequence_check()
-        check = self.checks[key]
-        return check.check(hand) if check is not None else []
+        return self.checks[key]
 
 
 def audit_rows(
     hands: Iterable[Hand],
     profile: ReplayProfile | None = None,
     overrides: Mapping[str, ReplayProfile] | None = None,
+    columns: EventColumns | None = None,
 ) -> tuple[AuditRows, Counter[str], Counter[str]]:
     """Replay ``hands`` (in dataset order): their audit rows, the count per status and the count
     per check. ``overrides`` maps a ruleset to the profile its hands replay with; checks across
-    consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order."""
+    consecutive hands of a match (a profile's ``sequence_check``) see ``hands`` in order.
+    ``columns``: ``hands`` were made without their events, which these hold, each hand's rows
+    set as it is yielded (``audit.PartSlicer.replay_inputs``); a profile that reads them
+    (``ReplayProfile.reads_columns``) replays from them, any other gets the hand with its events."""
     rows = AuditRows()
     statuses: dict[str, int] = {}
     checks: Counter[str] = Counter()
@@ -159,7 +169,14 @@ def audit_rows(
             rows.add_unsupported(hand)
             statuses[UNSUPPORTED] = statuses.get(UNSUPPORTED, 0) + 1
             continue
-        result = _replay_safely(hand, chosen)
+        if columns is None:
+            result = _replay_safely(hand, chosen, None)
+        elif chosen.reads_columns and sequences.check_of(chosen) is None:
+            # the replay steps over the hand's rows (columns.first:stop): no Event a draw or discard
+            result = _replay_safely(hand, chosen, columns)
+        else:  # a replay that reads Hand.events: the hand with its events
+            hand = with_events(hand, columns.events())
+            result = _replay_safely(hand, chosen, None)
         extra = sequences.findings(hand, chosen)
         if extra:
             result = dataclasses.replace(result, findings=result.findings + tuple(extra))

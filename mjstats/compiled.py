@@ -21,6 +21,7 @@ __all__ = ["CORE_MODULES", "compiled_modules", "compiled_status", "describe_buil
 # builds them by, and the audit's loop making each hand's rows (docs/compiled.md)
 CORE_MODULES: tuple[str, ...] = (
     "mjstats.slot_setters",
+    "mjstats.event_columns",
     "mjstats.store.rebuild",
     "mjstats.replay.findings",
     "mjstats.replay.walls",

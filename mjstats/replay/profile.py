@@ -118,6 +118,11 @@ class ReplayProfile(ABC):
     several_winners: ClassVar[bool] = False
     # the replay class (a subclass of replayer.HandReplay) when the neutral one is not enough
     replay_class: ClassVar[Any] = None
+    # the audit may give this profile's replays a hand without its events and the events as
+    # columns (mjstats.event_columns): True only where nothing but the neutral replayer's event
+    # loop reads ``Hand.events`` (not the profile's methods, not the replay class, which must
+    # keep the neutral on_draw and on_discard), and there is no sequence_check
+    reads_columns: ClassVar[bool] = False
 
     @abstractmethod
     def deal_size(self, hand: Hand, seat: int) -> int:

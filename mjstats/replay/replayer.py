@@ -11,18 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from mypy_extensions import mypyc_attr
 
 from mjstats.errors import InvalidHand, NotWinningHand, ProfileError
+from mjstats.event_columns import EventColumns, with_events
 from mjstats.records import Event, EventKind, Hand, Outcome, Win, WinKind
 from mjstats.replay.checks import CATALOGUE
 from mjstats.replay.findings import Finding, Severity
 from mjstats.replay.profile import ComputedWin, Meld, ReplayProfile, WinContext
 from mjstats.replay.state import Phase, TableState, TurnState
 from mjstats.slot_setters import frozen_record, record_setters
-from mjstats.tiles import ALL_KINDS
+from mjstats.tiles import ALL_KINDS, Tile
 
 __all__ = [
     "HandReplay",
@@ -206,6 +207,9 @@ class HandReplay:
         # tile codes a hand may hold, read at every draw: a native int here, an attribute of the
         # (interpreted) profile there
         self.num_kinds: int = profile.num_kinds
+        # the hand's events as columns, its rows columns.first:stop (replay_hand with columns:
+        # ``hand`` was made without its events); None: the loop reads ``hand.events``
+        self.columns: EventColumns | None = None
         self.handlers: dict[EventKind, Callable[[Event], None]] = {
             _DEAL: self.on_deal,
             _DRAW: self.on_draw,
@@ -243,34 +247,11 @@ class HandReplay:
     def run(self) -> ReplayResult:
         stopped = False
         state = self.state
-        handlers, turns = self.handlers, self.turns
-        direct = self.own_handlers()
         try:
-            for event in self.hand.events:
-                self.seq = event.seq
-                kind = event.kind
-                # the phases of nearly every event need no extra work (two identity tests: ``in``
-                # a tuple compared the other phase by ``==``, a generic call, ~230 instructions)
-                phase = state.phase
-                if phase is not _DISCARD_PHASE and phase is not _CLAIM_PHASE:
-                    self.before_event(event)
-                if kind is not _IGNORED:
-                    self.last_claim = None
-                seat = event.seat
-                if seat is not None and not 0 <= seat < 4:
-                    self.stop(f"seat {seat} out of range")
-                # the hot kinds' own methods called directly (a method call, where the dict's
-                # look-up and the bound method's generic call cost ~270 instructions an event)
-                if direct and kind is _DISCARD:
-                    self.on_discard(event)
-                elif direct and kind is _DRAW:
-                    self.on_draw(event)
-                elif direct and (kind is _CHI or kind is _PENG or kind is _GANG):
-                    self.on_claim(event)
-                else:
-                    self.dispatch(handlers, event)
-                if turns is not None:
-                    turns.append(state.snapshot(event.seq, _describe(event)))
+            if self.columns is not None:
+                self.play_columns(self.columns)
+            else:
+                self.play_events()
             self.seq = None
             self.after_events()
             self.check_win_scores()
@@ -286,6 +267,76 @@ class HandReplay:
             tuple(self.more_wins),
         )  # fmt: skip
         return frozen_record(ReplayResult, _REPLAY_RESULT, values)
+
+    def play_columns(self, columns: EventColumns) -> None:
+        """The event loop of :meth:`play_events` over the hand's rows of ``columns``, the same
+        steps in the same order: a draw or a discard read as its seat and tile (nearly every
+        event: no :class:`Event` made), any other event, a draw or discard that ends the deal or
+        follows a kong (:meth:`before_event`), and every event where the handlers are not this
+        replay's own, made an Event from its row and handled as the loop over ``hand.events``
+        does. Only for a profile that says so (``ReplayProfile.reads_columns``): the neutral
+        ``on_draw`` and ``on_discard``, nothing else reading ``hand.events``."""
+        state = self.state
+        handlers, turns = self.handlers, self.turns
+        direct = self.own_handlers() and turns is None
+        seqs, kinds, seats, tiles = columns.seq, columns.kinds, columns.seat, columns.tiles
+        for i in range(columns.first, columns.stop):
+            self.seq = seqs[i]
+            kind = kinds[i]
+            event: Event | None = None
+            phase = state.phase
+            if phase is not _DISCARD_PHASE and phase is not _CLAIM_PHASE:
+                event = columns.event(i)
+                self.before_event(event)
+            if kind is not _IGNORED:
+                self.last_claim = None
+            seat = seats[i]
+            if seat is not None and not 0 <= seat < 4:
+                self.stop(f"seat {seat} out of range")
+            if direct and kind is _DISCARD:
+                self.play_discard(seat, tiles[i])
+            elif direct and kind is _DRAW:
+                self.play_draw(seat, tiles[i])
+            else:
+                if event is None:
+                    event = columns.event(i)
+                if direct and (kind is _CHI or kind is _PENG or kind is _GANG):
+                    self.on_claim(event)
+                else:
+                    self.dispatch(handlers, event)
+                if turns is not None:
+                    turns.append(state.snapshot(event.seq, _describe(event)))
+
+    def play_events(self) -> None:
+        """Every event of the hand through its handler, in order."""
+        state = self.state
+        handlers, turns = self.handlers, self.turns
+        direct = self.own_handlers()
+        for event in self.hand.events:
+            self.seq = event.seq
+            kind = event.kind
+            # the phases of nearly every event need no extra work (two identity tests: ``in``
+            # a tuple compared the other phase by ``==``, a generic call, ~230 instructions)
+            phase = state.phase
+            if phase is not _DISCARD_PHASE and phase is not _CLAIM_PHASE:
+                self.before_event(event)
+            if kind is not _IGNORED:
+                self.last_claim = None
+            seat = event.seat
+            if seat is not None and not 0 <= seat < 4:
+                self.stop(f"seat {seat} out of range")
+            # the hot kinds' own methods called directly (a method call, where the dict's
+            # look-up and the bound method's generic call cost ~270 instructions an event)
+            if direct and kind is _DISCARD:
+                self.on_discard(event)
+            elif direct and kind is _DRAW:
+                self.on_draw(event)
+            elif direct and (kind is _CHI or kind is _PENG or kind is _GANG):
+                self.on_claim(event)
+            else:
+                self.dispatch(handlers, event)
+            if turns is not None:
+                turns.append(state.snapshot(event.seq, _describe(event)))
 
     def own_handlers(self) -> bool:
         """Whether the handlers of discards, draws and claims (nearly every event) are still this
@@ -464,8 +515,12 @@ class HandReplay:
             self.end_deal()
 
     def on_draw(self, ev: Event) -> None:
-        # each field read once: an Event field is a generic attribute look-up in the compiled build
-        state, seat, drawn = self.state, ev.seat, ev.tile
+        self.play_draw(ev.seat, ev.tile)
+
+    def play_draw(self, seat: int | None, drawn: Tile | None) -> None:
+        """A draw of ``drawn`` by ``seat`` (the fields of its event: :meth:`play_columns` reads
+        them from the columns)."""
+        state = self.state
         if seat is None or drawn is None:
             self.stop("a draw without a seat or tile")
         phase = state.phase
@@ -535,7 +590,11 @@ class HandReplay:
             self.report("turn.order", f"seat {seat} {what} out of turn", "another seat", f"seat {seat}")
 
     def on_discard(self, ev: Event) -> None:
-        state, seat, tile = self.state, ev.seat, ev.tile
+        self.play_discard(ev.seat, ev.tile)
+
+    def play_discard(self, seat: int | None, tile: Tile | None) -> None:
+        """A discard of ``tile`` by ``seat`` (the fields of its event, as :meth:`play_draw`)."""
+        state = self.state
         if seat is None or tile is None:
             self.stop("a discard without a seat or tile")
         player = state.seats[seat]
@@ -962,6 +1021,20 @@ class HandReplay:
         self.check_scores((0, 0, 0, 0))  # botzone-format.md: Huang is followed by "Score 0 0 0 0"
 
 
+def _neutral_steps(cls: type) -> bool:
+    """Whether replay class ``cls`` draws and discards by the neutral handlers (which
+    :meth:`HandReplay.play_columns` calls without an Event)."""
+    known = _NEUTRAL_STEPS.get(cls)
+    if known is None:
+        base: Any = HandReplay
+        steps: Any = cls
+        known = _NEUTRAL_STEPS[cls] = steps.on_draw is base.on_draw and steps.on_discard is base.on_discard
+    return known
+
+
+_NEUTRAL_STEPS: Final[dict[type, bool]] = {}
+
+
 def _describe(ev: Event) -> str:
     """One event as a short line of text (Botzone codes)."""
     who = f"seat {ev.seat} " if ev.seat is not None else ""
@@ -981,11 +1054,24 @@ def _describe(ev: Event) -> str:
     return text
 
 
-def replay_hand(hand: Hand, profile: ReplayProfile | None = None, *, explain: bool = False) -> ReplayResult:
+def replay_hand(
+    hand: Hand,
+    profile: ReplayProfile | None = None,
+    *,
+    explain: bool = False,
+    columns: EventColumns | None = None,
+) -> ReplayResult:
     """Replay one hand and check it. ``profile`` defaults to the hand's (ruleset, profile);
-    ``explain`` keeps a :class:`TurnState` after every event."""
+    ``explain`` keeps a :class:`TurnState` after every event. ``columns``: ``hand`` was made
+    without its events, which are rows ``columns.first:stop`` (``mjstats.event_columns``); the
+    replay steps over them where the profile reads columns (``ReplayProfile.reads_columns``) and
+    its replay class keeps the neutral draw and discard, else it gets the hand with its events."""
     chosen = profile or profile_for(hand)
-    replay = (chosen.replay_class or HandReplay)(hand, chosen, explain)
+    cls = chosen.replay_class or HandReplay
+    if columns is not None and not (chosen.reads_columns and _neutral_steps(cls)):
+        hand, columns = with_events(hand, columns.events()), None
+    replay = cls(hand, chosen, explain)
+    replay.columns = columns
     try:
         return replay.run()
     finally:

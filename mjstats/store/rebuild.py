@@ -9,9 +9,10 @@ audit reads back every hand it replays, about a hundred events each.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice, repeat, starmap
+from itertools import islice
 from typing import Any, Final
 
+from mjstats.event_columns import EventColumns
 from mjstats.records import (
     Event,
     EventKind,
@@ -35,6 +36,7 @@ __all__ = [
     "REASONS",
     "TILE_CODES",
     "WIN_KINDS",
+    "event_columns",
     "event_stream",
     "group_starts",
     "iter_hands_from_columns",
@@ -61,6 +63,35 @@ _BLOCK_HANDS: Final = 32
 NO_TILE = len(ALL_KINDS)
 TILE_CODES: tuple[Any, ...] = (*ALL_KINDS, None)
 
+
+def event_columns(
+    seq: list[Any],
+    kinds: list[Any],
+    seat: list[Any],
+    tiles: list[Any],
+    dealt_rows: list[int],
+    dealt_offsets: list[int],
+    dealt: list[Any],
+    from_seat: list[Any],
+    claimed: list[Any],
+    tail: list[Any],
+    claims: list[Any],
+    wins: list[Any],
+    line: list[Any],
+) -> EventColumns:
+    """The rows as :class:`EventColumns`. The columns are given as lists of one length, each
+    holding the field's own objects (``kind`` and ``win`` their enumerations' members, ``tile``
+    and ``claimed`` tiles; None where null); the ``tiles`` list column as its non-empty rows only,
+    ``dealt_rows[k]`` holding the tiles ``dealt[dealt_offsets[k]:dealt_offsets[k + 1]]`` (every
+    other row holds none: one shared empty tuple)."""
+    n = len(seq)
+    empty: tuple[Any, ...] = ()
+    row_tiles: list[Any] = [empty] * n
+    for k in range(len(dealt_rows)):
+        row_tiles[dealt_rows[k]] = tuple(dealt[dealt_offsets[k] : dealt_offsets[k + 1]])
+    return EventColumns(seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line)
+
+
 def event_stream(
     seq: list[Any],
     kinds: list[Any],
@@ -79,34 +110,15 @@ def event_stream(
     """Every row as an :class:`Event`, made as the iterator is read: the audit replays each
     hand as it is rebuilt (:func:`iter_hands_from_columns`), so the memory of one hand's events
     is reused for the next, where a batch's events made at once touched fresh pages (~6,000
-    page faults an ``ingest --audit`` of 2,000 hands). The columns are given as lists of one
-    length, each holding the field's own objects (``kind`` and ``win`` their enumerations'
-    members, ``tile`` and ``claimed`` tiles; None where null); the ``tiles`` list column as its
-    non-empty rows only, ``dealt_rows[k]`` holding the tiles
-    ``dealt[dealt_offsets[k]:dealt_offsets[k + 1]]`` (every other row holds none: one shared
-    empty tuple). The rows are zipped and made events in C
-    (:func:`_as_events`): no Python-level step an event."""
-    n = len(seq)
-    empty: tuple[Any, ...] = ()
-    row_tiles: list[Any] = [empty] * n
-    for k in range(len(dealt_rows)):
-        row_tiles[dealt_rows[k]] = tuple(dealt[dealt_offsets[k] : dealt_offsets[k + 1]])
-    rows = zip(
-        seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line, strict=True
+    page faults an ``ingest --audit`` of 2,000 hands). The columns as :func:`event_columns`
+    takes them; the rows are zipped and made events in C (:meth:`EventColumns.stream`): no
+    Python-level step an event."""
+    columns = event_columns(
+        seq, kinds, seat, tiles, dealt_rows, dealt_offsets, dealt, from_seat, claimed, tail, claims, wins,
+        line,
     )  # fmt: skip
-    return _as_events(rows)
-
-
-def _as_events(rows: Iterator[tuple[Any, ...]]) -> Iterator[Event]:
-    """Each row made an :class:`Event` by ``tuple.__new__`` (what the named tuple's own
-    ``__new__`` ends in, without its Python frame). Called through ``starmap`` over ``zip``: the
-    (Event, row) pair is zip's result tuple, reused from row to row, and starmap passes it as the
-    call's argument tuple, where a direct call builds one each time (callgrind: ~200 of ~1,000
-    instructions an event less). The rows come from a ``zip`` of the columns: the row tuple is
-    zip's, built in C, where a loop here built it item by item from code columns (read-back of
-    a 2,000-hand Botzone part: ~300 instructions an event less, docs/compiled.md)."""
-    new: Any = tuple.__new__
-    return starmap(new, zip(repeat(Event), rows))  # noqa: RUF058 (map makes a tuple a call)
+    stream: Iterator[Event] = columns.stream()
+    return stream
 
 
 def iter_hands_from_columns(
@@ -119,6 +131,7 @@ def iter_hands_from_columns(
     wins_at: list[int],
     fans_at: list[int],
     pays_at: list[int],
+    columns: EventColumns | None = None,
 ) -> Iterator[Hand]:
     """The hands of aligned slices of the tables, each made as the iterator is read, each table
     as ``{column: list}``: the hands' rows with their ``n_events`` next ``events`` (an iterator:
@@ -126,7 +139,9 @@ def iter_hands_from_columns(
     grouped per hand, in hand order: hand ``i``'s are rows ``wins_at[i]:wins_at[i + 1]`` and so
     on, :func:`group_starts`; a win's fans are its hand's fan rows of its ``win_no``). The
     records are built by their slots' setters (``mjstats.slot_setters``), not their
-    constructors: the same records."""
+    constructors: the same records. With ``columns`` (the events of the slice, for a replay that
+    reads them, ``mjstats.event_columns``) ``events`` is not read: each hand is made without its
+    events, and ``columns.first:columns.stop`` are set to its rows before it is yielded."""
     tiles = ALL_KINDS
     # one FanEntry per (name, count, points), shared by every win that records it (immutable)
     entries: dict[tuple[str, int, int | None], FanEntry] = {}
@@ -156,14 +171,20 @@ def iter_hands_from_columns(
     for i in range(n_hands):
         mid, no = match_ids[i], hand_nos[i]
         n: int = n_events[i]
-        if at + n > len(block):
-            more = 0
-            for k in range(i, min(i + _BLOCK_HANDS, n_hands)):
-                more += n_events[k]
-            block = block[at:] + list(islice(events, more))
-            at = 0
-        evs = tuple(block[at : at + n])
-        at += n
+        if columns is not None:  # the replay reads the hand's rows from the columns
+            columns.first = at
+            at += n
+            columns.stop = at
+            evs: tuple[Event, ...] = ()
+        else:
+            if at + n > len(block):
+                more = 0
+                for k in range(i, min(i + _BLOCK_HANDS, n_hands)):
+                    more += n_events[k]
+                block = block[at:] + list(islice(events, more))
+                at = 0
+            evs = tuple(block[at : at + n])
+            at += n
         rows = range(pays_at[i], pays_at[i + 1])
         hand_wins: list[Win] = []
         first_fan, end_fan = fans_at[i], fans_at[i + 1]

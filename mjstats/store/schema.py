@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from mjstats.errors import DatasetError
+from mjstats.event_columns import EventColumns
 from mjstats.records import (
     EVENT_FIELDS,
     Event,
@@ -37,7 +38,7 @@ from mjstats.store.rebuild import (
     NO_TILE,
     TILE_CODES,
     WIN_KINDS,
-    event_stream,
+    event_columns,
     group_starts,
     iter_hands_from_columns,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "SCHEMAS",
     "UNDATED",
     "HandColumns",
+    "hands_and_columns_from_tables",
     "hands_from_tables",
     "rejects_table",
 ]
@@ -400,16 +402,23 @@ def _events_of(t: pa.Table) -> list[Event]:
 
 def _event_stream(t: pa.Table) -> Iterator[Event]:
     """Every row of an events slice as an Event, made as the iterator is read (a damaged column
-    is refused at once: the columns are read here): the columns decoded whole from their buffers
-    (``arrow_columns``: no pandas, no compute calls) and dictionary encoding into the fields'
-    own objects (kinds and tiles taken from tables of them by code), the rows made events by
-    ``store.rebuild`` (compiled in the compiled build; the audit's hot path)."""
+    is refused at once: the columns are read here; :func:`_event_columns`)."""
+    stream: Iterator[Event] = _event_columns(t).stream()
+    return stream
+
+
+def _event_columns(t: pa.Table) -> EventColumns:
+    """The rows of an events slice as columns of their fields' objects (a damaged column is
+    refused here): the columns decoded whole from their buffers (``arrow_columns``: no pandas,
+    no compute calls) and dictionary encoding into the fields' own objects (kinds and tiles
+    taken from tables of them by code), gathered by ``store.rebuild`` (compiled in the compiled
+    build; the audit's hot path)."""
     sizes, dealt = _tile_lists(t.column("tiles"), "tiles")
     # only the rows holding tiles (a deal, an exchange) are cut out of the flattened items
     dealt_rows = np.flatnonzero(sizes != 0)  # a bool mask: numpy's vector loop (on ints, a call a row)
     dealt_offsets = np.zeros(len(dealt_rows) + 1, np.int64)
     np.cumsum(sizes[dealt_rows], out=dealt_offsets[1:])
-    return event_stream(
+    return event_columns(
         ints_or_none(t.column("seq")), _decoded(t.column("kind"), EVENT_KINDS),
         ints_or_none(t.column("seat")), _tiles(t.column("tile"), "tile"),
         dealt_rows.tolist(), dealt_offsets.tolist(), _tiles(dealt, "tiles"),
@@ -437,7 +446,32 @@ def hands_from_tables(
     which the audit's slicer already holds), else found here from the keys. ``where`` (a part
     file) prefixes a damaged file's :class:`DatasetError`."""
     try:
-        return _rebuilt(ruleset, hands, events, wins, fans, payments, starts)
+        return _rebuilt(ruleset, hands, events, wins, fans, payments, starts, False)[0]
+    except DatasetError as exc:
+        if where is None:
+            raise
+        raise DatasetError(f"{where}: {exc}") from None
+
+
+def hands_and_columns_from_tables(
+    ruleset: str,
+    hands: pa.Table,
+    events: pa.Table,
+    wins: pa.Table,
+    fans: pa.Table,
+    payments: pa.Table,
+    *,
+    starts: tuple[list[int], list[int], list[int]] | None = None,
+    where: str | None = None,
+) -> tuple[Iterator[Hand], EventColumns]:
+    """:func:`hands_from_tables` for a replay that reads the events from their columns
+    (``mjstats.event_columns``): the hands made without their events, and the events' columns,
+    whose ``first:stop`` are each hand's rows once it is yielded (the audit: no ``Event`` made
+    for a row the replay steps over)."""
+    try:
+        made, columns = _rebuilt(ruleset, hands, events, wins, fans, payments, starts, True)
+        assert columns is not None
+        return made, columns
     except DatasetError as exc:
         if where is None:
             raise
@@ -447,8 +481,10 @@ def hands_from_tables(
 def _rebuilt(
     ruleset: str, hands: pa.Table, events: pa.Table, wins: pa.Table, fans: pa.Table, payments: pa.Table,
     starts: tuple[list[int], list[int], list[int]] | None,
-) -> Iterator[Hand]:
-    """:func:`hands_from_tables` without the part file's name on its errors."""
+    as_columns: bool,
+) -> tuple[Iterator[Hand], EventColumns | None]:
+    """:func:`hands_from_tables` without the part file's name on its errors, and None; with
+    ``as_columns``, the hands made without their events and the events' columns."""
     # the tiles the rebuild indexes per hand (not per event): a damaged code refused here too
     for table, column in ((wins, "win_tile"), (hands, "gold"), (hands, "wall")):
         if column in table.column_names:
@@ -473,7 +509,10 @@ def _rebuilt(
     if starts is None:
         starts = _row_starts(h, w), _row_starts(h, f), _row_starts(h, p)
     # made as they are read: the audit replays each hand as it comes (rebuild.event_stream)
-    return iter_hands_from_columns(ruleset, h, _event_stream(events), w, f, p, *starts)
+    if as_columns:
+        columns = _event_columns(events)
+        return iter_hands_from_columns(ruleset, h, iter(()), w, f, p, *starts, columns), columns
+    return iter_hands_from_columns(ruleset, h, _event_stream(events), w, f, p, *starts), None
 
 
 def _row_starts(h: dict[str, list[Any]], table: dict[str, list[Any]]) -> list[int]:

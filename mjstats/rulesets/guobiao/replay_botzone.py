@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from mjstats.records import Hand
 from mjstats.replay.profile import ComputedWin, ReplayProfile, Wall, WinContext
@@ -32,6 +32,9 @@ class BotzoneProfile(ReplayProfile):
     calculator: Callable[[WinContext], ComputedWin] = guobiao_win
     name: str = "botzone"
     ruleset: str = "guobiao"
+    # neither these methods nor BotzoneReplay read Hand.events: the audit's replay steps over
+    # the events' columns (mjstats.event_columns), nearly every event made no Event
+    reads_columns: ClassVar[bool] = True
 
     def deal_size(self, hand: Hand, seat: int) -> int:
         return DEALT

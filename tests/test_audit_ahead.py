@@ -16,7 +16,7 @@ import pytest
 
 import mjstats.audit as audit_module
 from mjstats.cli import main
-from mjstats.store import open_dataset
+from mjstats.store import open_dataset, part_cache
 from mjstats.store.part_cache import (
     WrittenPart,
     derived,
@@ -230,6 +230,9 @@ def test_the_python_calls_of_the_readme(
         ingest_sources([SourceInput(botzone, "botzone")], dataset)
         replays.committed = True
         summary = audit_dataset(dataset)
+        kept = part_cache._kept.derived  # (table, result, seconds) by task, as audit_ahead kept
+        ahead = sum(value[2] for key, value in kept.items() if key[0] == "audit")
     assert replays.ahead == 3 and replays.audit == 0
     assert summary.hands == 1_200
+    assert ahead > 0 and summary.seconds >= ahead  # the replays ahead counted in its time
     assert _tables(dataset) == _tables(separate)

@@ -190,7 +190,7 @@ class PartSlicer:
     def iter_hands(self, start: int, stop: int) -> Iterator[Hand]:
         """The hands of rows ``start:stop``, each made as the iterator is read (the columns are
         read at the call): the audit replays each hand as it comes, so one hand's memory is
-        reused for the next (``store.rebuild.event_stream``)."""
+        reused for the next (``EventColumns.stream``)."""
         return self._hands(start, stop, False)[0]
 
     def replay_inputs(self, start: int, stop: int) -> tuple[Iterator[Hand], EventColumns]:

@@ -37,7 +37,6 @@ __all__ = [
     "TILE_CODES",
     "WIN_KINDS",
     "event_columns",
-    "event_stream",
     "group_starts",
     "iter_hands_from_columns",
 ]
@@ -92,35 +91,6 @@ def event_columns(
     return EventColumns(seq, kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line)
 
 
-def event_stream(
-    seq: list[Any],
-    kinds: list[Any],
-    seat: list[Any],
-    tiles: list[Any],
-    dealt_rows: list[int],
-    dealt_offsets: list[int],
-    dealt: list[Any],
-    from_seat: list[Any],
-    claimed: list[Any],
-    tail: list[Any],
-    claims: list[Any],
-    wins: list[Any],
-    line: list[Any],
-) -> Iterator[Event]:
-    """Every row as an :class:`Event`, made as the iterator is read: the audit replays each
-    hand as it is rebuilt (:func:`iter_hands_from_columns`), so the memory of one hand's events
-    is reused for the next, where a batch's events made at once touched fresh pages (~6,000
-    page faults an ``ingest --audit`` of 2,000 hands). The columns as :func:`event_columns`
-    takes them; the rows are zipped and made events in C (:meth:`EventColumns.stream`): no
-    Python-level step an event."""
-    columns = event_columns(
-        seq, kinds, seat, tiles, dealt_rows, dealt_offsets, dealt, from_seat, claimed, tail, claims, wins,
-        line,
-    )  # fmt: skip
-    stream: Iterator[Event] = columns.stream()
-    return stream
-
-
 def iter_hands_from_columns(
     ruleset: str,
     h: dict[str, list[Any]],
@@ -135,7 +105,7 @@ def iter_hands_from_columns(
 ) -> Iterator[Hand]:
     """The hands of aligned slices of the tables, each made as the iterator is read, each table
     as ``{column: list}``: the hands' rows with their ``n_events`` next ``events`` (an iterator:
-    :func:`event_stream` makes them as they are taken), their wins, fans and payments (rows
+    :meth:`EventColumns.stream` makes them as they are taken), their wins, fans and payments (rows
     grouped per hand, in hand order: hand ``i``'s are rows ``wins_at[i]:wins_at[i + 1]`` and so
     on, :func:`group_starts`; a win's fans are its hand's fan rows of its ``win_no``). The
     records are built by their slots' setters (``mjstats.slot_setters``), not their

@@ -508,7 +508,7 @@ def _rebuilt(
     h["origin_line"] = h.get("origin_line") or [None] * n_hands
     if starts is None:
         starts = _row_starts(h, w), _row_starts(h, f), _row_starts(h, p)
-    # made as they are read: the audit replays each hand as it comes (rebuild.event_stream)
+    # made as they are read: the audit replays each hand as it comes (EventColumns.stream)
     if as_columns:
         columns = _event_columns(events)
         return iter_hands_from_columns(ruleset, h, iter(()), w, f, p, *starts, columns), columns

@@ -359,12 +359,11 @@ def audit_ahead(jobs: int | None) -> Callable[[list[WrittenPart], bool], None]:
         def match_ids(ruleset: str, period: str, part: str) -> list[str]:
             return by_key[ruleset, period, part]["hands"].column("match_id").to_pylist()
 
-        cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+        cores = _cores(jobs)
         sizes = [p.tables["hands"].num_rows for p in parts]
         tasks = cut_tasks("", keys, sizes, match_ids, cores, None)
-        workers = cores if jobs is not None else default_jobs(sum(sizes), cores)
-        if workers > 1 and len(tasks) > 1:  # the audit's pool will replay them (_pool_results)
-            return
+        if not _in_process(_workers(jobs, cores, sum(sizes), HANDS_PER_DEFAULT_JOB), tasks):
+            return  # the audit's pool will replay them
         slicers: dict[tuple[str, str, str], PartSlicer] = {}
         with paused_collection():
             for _, ruleset, period, part, start, stop in tasks:
@@ -400,11 +399,24 @@ def plan_run(
     """A stage's tasks and its worker count: ``jobs`` as asked, or by default one per core and
     at most one per ``per_job`` hands (:func:`default_jobs`). Shared by the audit and the
     decisions stage; the tasks are cut for the cores either way."""
-    cores = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    cores = _cores(jobs)
     tasks = plan_tasks(version, parts, cores, batch)
-    if jobs is not None:
-        return tasks, cores
-    return tasks, default_jobs(sum(stop - start for *_, start, stop in tasks), cores, per_job)
+    return tasks, _workers(jobs, cores, sum(stop - start for *_, start, stop in tasks), per_job)
+
+
+def _cores(jobs: int | None) -> int:
+    """The cores a stage's tasks are cut for: ``jobs`` as asked, else the machine's."""
+    return max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+
+
+def _workers(jobs: int | None, cores: int, hands: int, per_job: int) -> int:
+    """A stage's worker count (:func:`plan_run`, and :func:`audit_ahead` guessing the audit's)."""
+    return cores if jobs is not None else default_jobs(hands, cores, per_job)
+
+
+def _in_process(workers: int, tasks: list[Task]) -> bool:
+    """Whether the tasks run in this process rather than a pool (:func:`_pool_results`)."""
+    return workers <= 1 or len(tasks) <= 1
 
 
 def plan_tasks(version: Path, parts: list[tuple[str, str, str]], jobs: int, batch: int | None) -> list[Task]:
@@ -465,7 +477,7 @@ def _pool_results(
     profile: ReplayProfile | None,
     overrides: Mapping[str, ReplayProfile] | None = None,
 ) -> Iterator[Any]:
-    if jobs <= 1 or len(tasks) <= 1:
+    if _in_process(jobs, tasks):
         _init_worker(profile, overrides)
         yield from map(_run_task, tasks)
         return

@@ -536,13 +536,44 @@ class _Part:
 _PARTS: Final[dict[int, _Part]] = {}
 
 
+# the parts last met, by a fold of their key (a direct-mapped cache in front of ``_PARTS``):
+# compiled, a slot is one list read and one compare of the key, an unboxed int, where a dict
+# probe boxes the key into a new int object and hashes it. A slot may hold a part ``_PARTS``
+# has forgotten: a part is a pure function of its key, so it is still right.
+_SLOT_BITS: Final = 14
+_SLOTS: Final[list[_Part | None]] = [None] * (1 << _SLOT_BITS)
+
+
 def _part(key: int) -> _Part:
+    code: i64 = key
+    slot: i64 = (code ^ code >> _SLOT_BITS ^ code >> (2 * _SLOT_BITS)) & ((1 << _SLOT_BITS) - 1)
+    found = _SLOTS[slot]
+    if found is not None and found.key == key:
+        return found
     found = _PARTS.get(key)
     if found is None:
         if len(_PARTS) >= _LIMIT:
             _PARTS.clear()
         found = _PARTS[key] = _Part(key)
+    _SLOTS[slot] = found
     return found
+
+
+def _hand_parts(counts: Counts) -> list[_Part]:
+    """The four parts of a hand (34 counts), as ``_part_keys`` keys them, with no list of keys
+    (compiled: each key an int object made for the list)."""
+    parts: list[_Part] = []
+    part: i64
+    for part in range(4):
+        low: i64 = 9 * part
+        code: i64 = 0
+        k: i64
+        for k in range(low + 8 if part < 3 else 33, low - 1, -1):
+            n: i64 = counts[k]
+            code = code << 4 | n
+        key = int(code)
+        parts.append(_part(key if part < 3 else key | _HONOURS_KEY if key else 0))
+    return parts
 
 
 def _part_keys(counts: Counts) -> list[int]:
@@ -622,7 +653,6 @@ class _Hand:
         "counts",
         "groups",
         "kept",
-        "keys",
         "odd",
         "pairs",
         "pairs_form",
@@ -640,8 +670,7 @@ class _Hand:
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
         # ``seven``: 七对 counts too (a Guobiao hand without melds)
         self.counts, self.groups, self.pairs_form = counts, groups, seven
-        self.keys = keys = _part_keys(counts)
-        self.parts = parts = [_part(key) for key in keys]
+        self.parts = parts = _hand_parts(counts)
         # each part's table and complement (the other three merged) as i64 fields: compiled,
         # C ints in the object, where lists boxed each 60-bit value and unboxed it at every read
         a: i64 = parts[0].table
@@ -682,10 +711,10 @@ class _Hand:
         """The shanten (regular form and 七对) left by discarding each held kind."""
         found = self.shanten
         if found is None:
-            keys, counts, groups = self.keys, self.counts, self.groups
+            parts, counts, groups = self.parts, self.counts, self.groups
             found = {}
             for p in range(4):
-                if keys[p]:
+                if parts[p].key:
                     comp, base = self.comp(p), 9 * p
                     for r, rest in self.parts[p].discards():
                         found[base + r] = 2 * groups - _value(rest.table + comp, groups)
@@ -735,7 +764,7 @@ class _Hand:
         turned = self.turned
         if turned is not None:
             return turned
-        keys, counts = self.keys, self.counts
+        parts, counts = self.parts, self.counts
         groups: i64 = self.groups
         top: i64 = 2 * groups
         after = [99] * 34
@@ -744,9 +773,9 @@ class _Hand:
         links: list[_Step] = []  # each best discard's link, in the order of ``candidates``
         seven, pairs_form = self.seven, self.pairs_form
         for p in range(4):
-            if keys[p]:
+            part = parts[p]
+            if part.key:
                 comp, base = self.comp(p), 9 * p
-                part = self.parts[p]
                 if not part.discards_chained:
                     part.chain_discards()
                 step = part.discard_steps
@@ -794,7 +823,7 @@ class _Hand:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t`` (``step``: its
         link in its part's chain), at shanten ``before``: only part ``p`` (t's) changes, so each
         other part's complement comes from the merge of two untouched parts with p's new table."""
-        groups, counts, keys = self.groups, self.counts, self.keys
+        groups, counts, parts = self.groups, self.counts, self.parts
         p = 3 if t >= 27 else t // 9
         rest = step.after
         if rest is None:
@@ -812,7 +841,7 @@ class _Hand:
             if side < 0:
                 side = 0
                 for q in range(4):
-                    if q != p and keys[q]:
+                    if q != p and parts[q].key:
                         side |= self.base_useful(q, before, reach, tops)
                 self.kept[p] = side
         else:
@@ -828,13 +857,13 @@ class _Hand:
             if pairs is None:
                 pairs = self.pairs = [-1] * 16
             for q in range(4):
-                if q != p and keys[q]:
+                if q != p and parts[q].key:
                     r, o = _OTHER_TWO[4 * p + q]
                     two = pairs[4 * r + o]
                     if two < 0:
                         two = pairs[4 * r + o] = _merge_tables(self.table(r), self.table(o), groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
-                    side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
+                    side |= _useful_of(parts[q], 9 * q, comp + reach, tops)
             if self.side is None:
                 self.side = []
             self.side.append((p, table, before, side))

@@ -652,7 +652,6 @@ class _Hand:
         "c3",
         "counts",
         "groups",
-        "kept",
         "odd",
         "pairs",
         "pairs_form",
@@ -690,12 +689,10 @@ class _Hand:
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
         self.pairs: list[int] | None = None  # made at the first ask (most turns need none)
-        # each part's useful kinds against the other three as they are (-1: not asked yet), at
-        # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
+        # each part's useful kinds against the other three as they are, then by part their
+        # unions (``shared``), at the shanten ``base_level``: shared by every discard that
+        # leaves its part's table as it was
         self.base: list[int] = []  # made at the first ask (a level is never -1)
-        # by part p, at the same level: the other parts' useful kinds (the union of their
-        # ``base``) for a discard of p leaving p's table as it was (-1: not asked yet)
-        self.kept: list[int] = []
         self.base_level = -1
         self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
 
@@ -729,22 +726,15 @@ class _Hand:
             self.shanten = found
         return found
 
-    def at_level(self, level: int) -> None:
-        """Keep the shared useful kinds (``base``, ``kept``) of shanten ``level`` only."""
-        if level != self.base_level or not self.base:
-            self.base = [-1] * 4
-            self.kept = [-1] * 4
+    def shared(self, level: int) -> list[int]:
+        """The useful kinds shared at shanten ``level``: by part q, its own against the other
+        three as held; at 4 + p, the union of the other parts' for a discard of
+        p leaving p's table as it was (-1: not asked yet). One list, made again at another level."""
+        base = self.base
+        if level != self.base_level or not base:
+            base = self.base = [-1] * 8
             self.base_level = level
-
-    def base_useful(self, q: int, level: int, reach: i64, tops: i64) -> int:
-        """Part ``q``'s useful kinds against the other three parts as held, for a hand left at
-        shanten ``level`` by a discard that changed no other part's table (``reach``, ``tops``:
-        that level's threshold cells), found once a part and level."""
-        self.at_level(level)
-        found = self.base[q]
-        if found < 0:
-            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comp(q) + reach, tops)
-        return found
+        return base
 
     def useful_after(self, t: int) -> int:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t``."""
@@ -831,19 +821,22 @@ class _Hand:
         table: i64 = step.table
         # a draw helps when the regular form's value goes past 2G - before
         reach, tops = _reach(2 * groups - before + 1), _tops(groups)
-        self.at_level(before)
         side = -1
         if table == self.table(p):
             # the part's table unchanged: every other part's complement is the one the whole
             # hand gave it, so its useful kinds are shared by every such discard, of any part
             # (and their union by every such discard of p)
-            side = self.kept[p]
+            base = self.shared(before)
+            side = base[4 + p]
             if side < 0:
                 side = 0
                 for q in range(4):
                     if q != p and parts[q].key:
-                        side |= self.base_useful(q, before, reach, tops)
-                self.kept[p] = side
+                        found = base[q]
+                        if found < 0:
+                            found = base[q] = _useful_of(parts[q], 9 * q, self.comp(q) + reach, tops)
+                        side |= found
+                base[4 + p] = side
         else:
             sides = self.side
             if sides is not None:

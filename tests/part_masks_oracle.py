@@ -428,3 +428,48 @@ def formula_useful_after(counts: Counts, groups: int, kinds: list[int]) -> dict[
     discarding it (the hand's own kinds within two ranks, as ``integrity.useful`` tries)."""
     hand = _hand(counts, 0, groups)
     return {t: hand.useful_after(t) for t in kinds}
+
+
+# --- the table merge as it was before its masks were made by shifts (dec8), kept as the oracle
+# of ``incremental._merged``: each split's masks read from tuples of constants -----------------
+_CELL, _ROW, _PAIR_ROW = 5, 6, 30
+
+
+def _cells(rows: tuple[int, ...], first: int, last: int) -> int:
+    out = 0
+    for p in rows:
+        for b in range(first, last + 1):
+            out |= 1 << (_CELL * (_ROW * p + b))
+    return out
+
+
+_BOTH = tuple(31 * _cells((0, 1), 0, g) for g in range(_ROW))
+_FIRST = tuple(31 * _cells((0,), 0, g) for g in range(_ROW))
+_SPREAD = tuple(v * _cells((0, 1), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16))
+_SPREAD_PAIR = tuple(v * _cells((1,), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16))
+_TOPS = tuple(16 * _cells((0, 1), 0, g) for g in range(_ROW))
+_REACH = tuple(max(0, 16 - t) * _cells((0, 1), 0, _ROW - 1) for t in range(13))
+
+
+def merged_tables(a: int, b: int, groups: int) -> int:
+    """``incremental._merged`` before dec8 (the same cell-wise maximum, ``incremental._most``)."""
+    from mjstats.rulesets.guobiao.incremental import _most
+
+    if not b:
+        return a & _BOTH[groups]
+    if not a:
+        return b & _BOTH[groups]
+    out = 0
+    plain = paired = -1
+    for b1 in range(groups + 1):
+        shift = _CELL * b1
+        v = a >> shift & 15
+        at = (b1 * _ROW + groups) << 4
+        if v > plain:
+            out = _most(out, ((b & _BOTH[groups - b1]) << shift) + _SPREAD[at | v])
+            plain = v
+        v = a >> (shift + _PAIR_ROW) & 15
+        if v > paired:
+            out = _most(out, ((b & _FIRST[groups - b1]) << (shift + _PAIR_ROW)) + _SPREAD_PAIR[at | v])
+            paired = v
+    return out

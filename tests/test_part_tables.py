@@ -191,3 +191,40 @@ def test_run_tables_equal_the_engine_decompositions() -> None:
     assert [incremental._run_table(_run_code(b)) for b in reversed(blocks)] == [
         incremental._table_of(_suit_options(b, True)) for b in reversed(blocks)
     ]
+
+
+def _random_key(rng: random.Random) -> int:
+    """A part's key: a suit's counts of up to 8 tiles (4 bits a rank), or the honours'."""
+    counts = [0] * 9
+    for _ in range(rng.randint(0, 8)):
+        r = rng.randrange(9)
+        if counts[r] < 4:
+            counts[r] += 1
+    if rng.random() < 0.25:
+        key = sum(n << (4 * r) for r, n in enumerate(counts[:7]))
+        return key | incremental._HONOURS_KEY if key else 0
+    return sum(n << (4 * r) for r, n in enumerate(counts))
+
+
+def test_merges_thresholds_and_part_slots_equal_the_former_ones() -> None:
+    """The merge's masks made by shifts (``_merged``), the thresholds of a draw (``_reach``,
+    ``_tops``) against the tuples of constants they replaced (tests/part_masks_oracle.py), on
+    the tables of random parts and of their merges; a part found through its slot is the
+    part of its key, whichever key held the slot before."""
+    rng = random.Random(8)
+    tables = [incremental._table(_random_key(rng)) for _ in range(400)]
+    for groups in range(6):
+        assert incremental._tops(groups) == oracle._TOPS[groups]
+        for a, b in zip(tables, reversed(tables), strict=True):
+            ab = incremental._merged(a, b, groups)
+            assert ab == oracle.merged_tables(a, b, groups), (a, b, groups)
+            c = tables[rng.randrange(len(tables))]
+            assert incremental._merged(ab, c, groups) == oracle.merged_tables(ab, c, groups)
+    for t in range(1, 13):
+        assert incremental._reach(t) == oracle._REACH[t]
+    # keys sharing a slot (the fold of a key equal): each asked in turn gets its own part
+    slot = 1 << (2 * incremental._SLOT_BITS)
+    for key in (0x111, 0x111 | slot | 1 << incremental._SLOT_BITS, 0x111, 0x3 | incremental._HONOURS_KEY):
+        part = incremental._part(key)
+        assert part.key == key and part.table == incremental._table(key)
+        assert incremental._part(key) is part

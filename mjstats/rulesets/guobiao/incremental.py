@@ -69,7 +69,7 @@ def _mask(options: _Options, groups: int) -> int:
     return out
 
 
-_SUITS: dict[tuple[Counts, int], int] = {}
+_SUITS: Final[dict[tuple[Counts, int], int]] = {}
 _LIMIT: Final = 1 << 18
 
 
@@ -209,19 +209,19 @@ def _cells(rows: tuple[int, ...], first: int, last: int) -> int:
 
 
 _TOP: Final = 16 * _cells((0, 1), 0, _ROW - 1)  # every cell's top bit
-# by G (0..5): the cells b <= G of both rows, of row 0, and their top bits
-_BOTH: Final = tuple(31 * _cells((0, 1), 0, g) for g in range(_ROW))
-_FIRST: Final = tuple(31 * _cells((0,), 0, g) for g in range(_ROW))
-_TOPS: Final = tuple(16 * _cells((0, 1), 0, g) for g in range(_ROW))
-# by ((b1 * 6 + G) * 16 + v): v in the cells b1 <= b <= G of both rows, and of row 1 alone
-_SPREAD: Final = tuple(
-    v * _cells((0, 1), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16)
-)
-_SPREAD_PAIR: Final = tuple(
-    v * _cells((1,), b1, g) for b1 in range(_ROW) for g in range(_ROW) for v in range(16)
-)
-# by a threshold T = 1..12: 16 - T in every cell (a cell reaching T then sets its top bit)
-_REACH: Final = tuple(max(0, 16 - t) * _cells((0, 1), 0, _ROW - 1) for t in range(13))
+_ONES_ROW: Final = _cells((0,), 0, _ROW - 1)  # the low bit of every cell of row 0
+_ONES_ALL: Final = _cells((0, 1), 0, _ROW - 1)  # the low bit of every cell
+
+
+def _tops(groups: i64) -> i64:
+    """The top bit of every cell b <= G of both rows (G <= 5: the literal's C int holds 1 << 30)."""
+    low: i64 = (1 << (_CELL * (groups + 1))) - 1
+    return (low | low << _PAIR_ROW) & _TOP
+
+
+def _reach(threshold: i64) -> i64:
+    """16 - T in every cell, T = 1..12 (a cell reaching T then sets its top bit)."""
+    return (16 - threshold) * _ONES_ALL
 
 
 def _most(x: i64, y: i64) -> i64:
@@ -236,8 +236,8 @@ def _most(x: i64, y: i64) -> i64:
 # complements are memoised there; compiled (a function is then a built-in), the operations are
 # C and cost less than the probe.
 _INTERPRETED: Final = isinstance(_most, FunctionType)
-_MERGES: dict[tuple[int, int, int], int] = {}
-_COMPLEMENTS: dict[tuple[int, int], int] = {}
+_MERGES: Final[dict[tuple[int, int, int], int]] = {}
+_COMPLEMENTS: Final[dict[tuple[int, int], int]] = {}
 
 
 def _table_of(options: _Options) -> int:
@@ -275,25 +275,32 @@ def _merged(a: i64, b: i64, groups: i64) -> i64:
     """The table of two disjoint parts together, cells b <= ``groups`` (at most one pair): for
     each split, a's cell (p1, b1) added to b's row shifted by b1 blocks (row 0 alone when p1 = 1).
     A cell of a no larger than the one before it in its row adds nothing (b's rows never drop
-    as blocks are added), so most splits are skipped."""
+    as blocks are added), so most splits are skipped. The masks of the cells kept are made by
+    shifts, not read from tuples of constants: compiled, each tuple item was a 60-bit int object
+    unboxed at every read, most of the merge's instructions."""
+    # cells 0..groups of row 0 (groups <= 5: at most 30 bits, so the literal's C int holds it)
+    low: i64 = (1 << (_CELL * (groups + 1))) - 1
     if not b:
-        return a & _BOTH[groups]
+        return a & (low | low << _PAIR_ROW)
     if not a:
-        return b & _BOTH[groups]
+        return b & (low | low << _PAIR_ROW)
     out: i64 = 0
     plain: i64 = -1
     paired: i64 = -1
     b1: i64
     for b1 in range(groups + 1):
         shift: i64 = _CELL * b1
+        # b's cells 0..groups - b1 of row 0 (``first``), and one unit in each of them (``ones``)
+        first: i64 = low >> shift
+        ones: i64 = first & _ONES_ROW
         v: i64 = a >> shift & 15
-        at: i64 = (b1 * _ROW + groups) << 4
         if v > plain:
-            out = _most(out, ((b & _BOTH[groups - b1]) << shift) + _SPREAD[at | v])
+            both: i64 = first | first << _PAIR_ROW
+            out = _most(out, ((b & both) + v * (ones | ones << _PAIR_ROW)) << shift)
             plain = v
         v = a >> (shift + _PAIR_ROW) & 15
         if v > paired:
-            out = _most(out, ((b & _FIRST[groups - b1]) << (shift + _PAIR_ROW)) + _SPREAD_PAIR[at | v])
+            out = _most(out, ((b & first) + v * ones) << (shift + _PAIR_ROW))
             paired = v
     return out
 
@@ -371,7 +378,7 @@ def _with_pair(rest: i64) -> i64:
     return _most(rest, ((rest & _ROW_FIRST) << _PAIR_ROW) + _ONES_PAIR)
 
 
-_RUNS: dict[int, int] = {}  # a run of suit counts (4 bits a rank, lowest first) -> its table
+_RUNS: Final[dict[int, int]] = {}  # a run of suit counts (4 bits a rank, lowest first) -> its table
 
 
 def _run_table(code: int) -> int:
@@ -464,42 +471,49 @@ class _Step:
         self.next = nxt
 
 
-def _chain(steps: list[tuple[int, int, _Part | None]]) -> _Step | None:
-    """The links of ``steps`` (rank, table, part left), in their order."""
-    head: _Step | None = None
-    for i in range(len(steps) - 1, -1, -1):
-        rank, table, after = steps[i]
-        head = _Step(rank, table, after, head)
-    return head
-
-
 class _Part:
     """One part's counts (its key), its table, and what the judge asks of it again and again,
     each found once: the part after each discard and each useful draw."""
 
     __slots__ = (
-        "after_draws", "discard_steps", "discards_chained", "draw_steps", "draw_tables", "draws_chained",
-        "key", "removals", "table",
+        "discard_steps", "discards_chained", "draw_steps", "draws_chained", "key", "removals", "table",
     )  # fmt: skip
 
     def __init__(self, key: int) -> None:
         self.key = key
         self.table = _table(key)
         self.removals: list[tuple[int, _Part]] | None = None
-        self.draw_tables: list[tuple[int, int]] | None = None
         # the discards and the draws as chains of links, each made at its first ask
         self.discards_chained = self.draws_chained = False
         self.discard_steps: _Step | None = None
         self.draw_steps: _Step | None = None
 
     def chain_discards(self) -> None:
-        """Make the chain of discards (``discards`` as links)."""
-        self.discard_steps = _chain([(r, left.table, left) for r, left in self.discards()])
+        """Make the chain of discards (``discards`` as links, in increasing rank)."""
+        found = self.discards()
+        head: _Step | None = None
+        for i in range(len(found) - 1, -1, -1):
+            rank, left = found[i]
+            head = _Step(rank, left.table, left, head)
+        self.discard_steps = head
         self.discards_chained = True
 
     def chain_draws(self) -> None:
-        """Make the chain of draws (``draws`` as links)."""
-        self.draw_steps = _chain([(r, table, None) for r, table in self.draws()])
+        """Make the chain of draws: each rank whose draw may help (a suit's ranks within two of a
+        held tile, a held honour: as ``integrity.useful`` tries), in increasing rank, with the
+        part's table once it is drawn. The ranks near a held one are one mask of shifts (a
+        generator of ``abs`` tests a rank, and a list of tuples, were most of a new part's cost)."""
+        key = self.key
+        held = 0
+        for r in range(9):
+            if key >> (4 * r) & 15:
+                held |= 1 << r
+        near = held if key & _HONOURS_KEY else (held | held << 1 | held << 2 | held >> 1 | held >> 2) & 511
+        head: _Step | None = None
+        for r in range(8, -1, -1):
+            if near >> r & 1:
+                head = _Step(r, _part(key + (1 << (4 * r))).table, None, head)
+        self.draw_steps = head
         self.draws_chained = True
 
     def discards(self) -> list[tuple[int, _Part]]:
@@ -518,31 +532,48 @@ class _Part:
                 return left
         raise KeyError(rank)  # not a held rank (as the shanten of its discard would)
 
-    def draws(self) -> list[tuple[int, int]]:
-        """Each rank whose draw may help (a suit's ranks within two of a held tile, a held
-        honour: as ``integrity.useful`` tries), with the part's table once it is drawn."""
-        found = self.draw_tables
-        if found is None:
-            key = self.key
-            if key & _HONOURS_KEY:
-                near = [r for r in range(7) if key >> (4 * r) & 15]
-            else:
-                held = [r for r in range(9) if key >> (4 * r) & 15]
-                near = [r for r in range(9) if any(abs(r - h) <= 2 for h in held)]
-            found = self.draw_tables = [(r, _part(key + (1 << (4 * r))).table) for r in near]
-        return found
+
+_PARTS: Final[dict[int, _Part]] = {}
 
 
-_PARTS: dict[int, _Part] = {}
+# the parts last met, by a fold of their key (a direct-mapped cache in front of ``_PARTS``):
+# compiled, a slot is one list read and one compare of the key, an unboxed int, where a dict
+# probe boxes the key into a new int object and hashes it. A slot may hold a part ``_PARTS``
+# has forgotten: a part is a pure function of its key, so it is still right.
+_SLOT_BITS: Final = 14
+_SLOTS: Final[list[_Part | None]] = [None] * (1 << _SLOT_BITS)
 
 
 def _part(key: int) -> _Part:
+    code: i64 = key
+    slot: i64 = (code ^ code >> _SLOT_BITS ^ code >> (2 * _SLOT_BITS)) & ((1 << _SLOT_BITS) - 1)
+    found = _SLOTS[slot]
+    if found is not None and found.key == key:
+        return found
     found = _PARTS.get(key)
     if found is None:
         if len(_PARTS) >= _LIMIT:
             _PARTS.clear()
         found = _PARTS[key] = _Part(key)
+    _SLOTS[slot] = found
     return found
+
+
+def _hand_parts(counts: Counts) -> list[_Part]:
+    """The four parts of a hand (34 counts), as ``_part_keys`` keys them, with no list of keys
+    (compiled: each key an int object made for the list)."""
+    parts: list[_Part] = []
+    part: i64
+    for part in range(4):
+        low: i64 = 9 * part
+        code: i64 = 0
+        k: i64
+        for k in range(low + 8 if part < 3 else 33, low - 1, -1):
+            n: i64 = counts[k]
+            code = code << 4 | n
+        key = int(code)
+        parts.append(_part(key if part < 3 else key | _HONOURS_KEY if key else 0))
+    return parts
 
 
 def _part_keys(counts: Counts) -> list[int]:
@@ -621,7 +652,6 @@ class _Hand:
         "c3",
         "counts",
         "groups",
-        "keys",
         "odd",
         "pairs",
         "pairs_form",
@@ -639,8 +669,7 @@ class _Hand:
     def __init__(self, counts: Counts, groups: int, seven: bool) -> None:
         # ``seven``: 七对 counts too (a Guobiao hand without melds)
         self.counts, self.groups, self.pairs_form = counts, groups, seven
-        self.keys = keys = _part_keys(counts)
-        self.parts = parts = [_part(key) for key in keys]
+        self.parts = parts = _hand_parts(counts)
         # each part's table and complement (the other three merged) as i64 fields: compiled,
         # C ints in the object, where lists boxed each 60-bit value and unboxed it at every read
         a: i64 = parts[0].table
@@ -660,8 +689,9 @@ class _Hand:
         self.odd = -1  # the kinds held once or three times (七对's draws); -1: not asked yet
         # the merge of two untouched parts (r, s), by 4 * r + s, when asked (-1: not yet)
         self.pairs: list[int] | None = None  # made at the first ask (most turns need none)
-        # each part's useful kinds against the other three as they are (-1: not asked yet), at
-        # the shanten ``base_level``: shared by every discard that leaves its part's table as it was
+        # each part's useful kinds against the other three as they are, then by part their
+        # unions (``shared``), at the shanten ``base_level``: shared by every discard that
+        # leaves its part's table as it was
         self.base: list[int] = []  # made at the first ask (a level is never -1)
         self.base_level = -1
         self.turned: tuple[int, list[int], list[int], list[int]] | None = None  # ``turn``, once asked
@@ -678,10 +708,10 @@ class _Hand:
         """The shanten (regular form and 七对) left by discarding each held kind."""
         found = self.shanten
         if found is None:
-            keys, counts, groups = self.keys, self.counts, self.groups
+            parts, counts, groups = self.parts, self.counts, self.groups
             found = {}
             for p in range(4):
-                if keys[p]:
+                if parts[p].key:
                     comp, base = self.comp(p), 9 * p
                     for r, rest in self.parts[p].discards():
                         found[base + r] = 2 * groups - _value(rest.table + comp, groups)
@@ -696,17 +726,15 @@ class _Hand:
             self.shanten = found
         return found
 
-    def base_useful(self, q: int, level: int, reach: int, tops: int) -> int:
-        """Part ``q``'s useful kinds against the other three parts as held, for a hand left at
-        shanten ``level`` by a discard that changed no other part's table (``reach``, ``tops``:
-        that level's threshold cells), found once a part and level."""
-        if level != self.base_level or not self.base:
-            self.base = [-1] * 4
+    def shared(self, level: int) -> list[int]:
+        """The useful kinds shared at shanten ``level``: by part q, its own against the other
+        three as held; at 4 + p, the union of the other parts' for a discard of
+        p leaving p's table as it was (-1: not asked yet). One list, made again at another level."""
+        base = self.base
+        if level != self.base_level or not base:
+            base = self.base = [-1] * 8
             self.base_level = level
-        found = self.base[q]
-        if found < 0:
-            found = self.base[q] = _useful_of(self.parts[q], 9 * q, self.comp(q) + reach, tops)
-        return found
+        return base
 
     def useful_after(self, t: int) -> int:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t``."""
@@ -720,23 +748,30 @@ class _Hand:
         leaves (by kind; -1 elsewhere). The same numbers as ``discard_shanten`` and
         ``useful_after``, with no dict built and no call per kind through a view. Found once a
         hand (a claim's best discard, then the discard judged, ask it of the same hand); the
-        lists are shared: callers do not change them."""
-        if self.turned is not None:
-            return self.turned
-        keys, counts, groups = self.keys, self.counts, self.groups
+        lists are shared: callers do not change them. The best discards and their links are
+        gathered in the walk of the discards (parts and ranks in increasing order), so no second
+        pass over the 34 kinds looks them up, and no chain is walked again to find a link."""
+        turned = self.turned
+        if turned is not None:
+            return turned
+        parts, counts = self.parts, self.counts
+        groups: i64 = self.groups
+        top: i64 = 2 * groups
         after = [99] * 34
         best = 99
+        candidates: list[int] = []
+        links: list[_Step] = []  # each best discard's link, in the order of ``candidates``
         seven, pairs_form = self.seven, self.pairs_form
         for p in range(4):
-            if keys[p]:
+            part = parts[p]
+            if part.key:
                 comp, base = self.comp(p), 9 * p
-                part = self.parts[p]
                 if not part.discards_chained:
                     part.chain_discards()
                 step = part.discard_steps
                 while step is not None:
                     t = base + step.rank
-                    s = 2 * groups - _value(step.table + comp, groups)
+                    s = top - _value(step.table + comp, groups)
                     if pairs_form:
                         # 七对: 2 -> 1 and 4 -> 3 lose a pair; 3 -> 2 and 1 -> 0 keep them
                         n = counts[t]
@@ -746,21 +781,22 @@ class _Hand:
                     after[t] = s
                     if s < best:
                         best = s
+                        candidates = [t]
+                        links = [step]
+                    elif s == best:
+                        candidates.append(t)
+                        links.append(step)
                     step = step.next
-        candidates: list[int] = []
         useful = [-1] * 34
-        for t in range(34):
-            if after[t] == best:
-                candidates.append(t)
-                useful[t] = self.useful_left(t, best)
+        for i in range(len(candidates)):
+            t = candidates[i]
+            useful[t] = self.useful_of_step(t, links[i], best)
         self.turned = best, after, candidates, useful
         return self.turned
 
     def useful_left(self, t: int, before: int) -> int:
         """The useful kinds (a kinds mask) of the hand left by discarding ``t``, at shanten
-        ``before``: only part ``p`` (t's) changes, so each other part's complement comes from the
-        merge of two untouched parts with p's new table."""
-        groups, counts, keys = self.groups, self.counts, self.keys
+        ``before`` (``useful_of_step`` of its link)."""
         p = 3 if t >= 27 else t // 9
         part = self.parts[p]
         if not part.discards_chained:
@@ -769,20 +805,38 @@ class _Hand:
         rank = t - 9 * p
         while step is not None and step.rank != rank:
             step = step.next
-        if step is None or step.after is None:
+        if step is None:
             raise KeyError(rank)  # not a held rank (as the shanten of its discard would)
+        return self.useful_of_step(t, step, before)
+
+    def useful_of_step(self, t: int, step: _Step, before: int) -> int:
+        """The useful kinds (a kinds mask) of the hand left by discarding ``t`` (``step``: its
+        link in its part's chain), at shanten ``before``: only part ``p`` (t's) changes, so each
+        other part's complement comes from the merge of two untouched parts with p's new table."""
+        groups, counts, parts = self.groups, self.counts, self.parts
+        p = 3 if t >= 27 else t // 9
         rest = step.after
-        table = step.table
+        if rest is None:
+            raise KeyError(t)  # a draw's link (never one of a discard chain)
+        table: i64 = step.table
         # a draw helps when the regular form's value goes past 2G - before
-        reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
+        reach, tops = _reach(2 * groups - before + 1), _tops(groups)
         side = -1
         if table == self.table(p):
             # the part's table unchanged: every other part's complement is the one the whole
             # hand gave it, so its useful kinds are shared by every such discard, of any part
-            side = 0
-            for q in range(4):
-                if q != p and keys[q]:
-                    side |= self.base_useful(q, before, reach, tops)
+            # (and their union by every such discard of p)
+            base = self.shared(before)
+            side = base[4 + p]
+            if side < 0:
+                side = 0
+                for q in range(4):
+                    if q != p and parts[q].key:
+                        found = base[q]
+                        if found < 0:
+                            found = base[q] = _useful_of(parts[q], 9 * q, self.comp(q) + reach, tops)
+                        side |= found
+                base[4 + p] = side
         else:
             sides = self.side
             if sides is not None:
@@ -796,13 +850,13 @@ class _Hand:
             if pairs is None:
                 pairs = self.pairs = [-1] * 16
             for q in range(4):
-                if q != p and keys[q]:
+                if q != p and parts[q].key:
                     r, o = _OTHER_TWO[4 * p + q]
                     two = pairs[4 * r + o]
                     if two < 0:
                         two = pairs[4 * r + o] = _merge_tables(self.table(r), self.table(o), groups)
                     comp = _complement(_merge_tables(two, table, groups), groups)
-                    side |= _useful_of(self.parts[q], 9 * q, comp + reach, tops)
+                    side |= _useful_of(parts[q], 9 * q, comp + reach, tops)
             if self.side is None:
                 self.side = []
             self.side.append((p, table, before, side))
@@ -824,7 +878,7 @@ class _Hand:
         return out
 
 
-_LAST: list[_Hand] = []
+_LAST: Final[list[_Hand]] = []
 
 
 def _hand(counts: Counts, melds: int, groups: int | None = None) -> _Hand:
@@ -871,7 +925,7 @@ def guobiao_useful_mask(counts: Counts, melds: int) -> int:
     regular = 2 * groups - _value(tables[0] + comps[0], groups)
     seven = _seven_pairs(counts) if melds == 0 else 99
     before = min(regular, seven)
-    reach, tops = _REACH[2 * groups - before + 1], _TOPS[groups]
+    reach, tops = _reach(2 * groups - before + 1), _tops(groups)
     out = 0
     for p in range(4):
         if keys[p]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mjstats.decision.judge import _FLAG_TEXTS, FLAGS, _one_more, _responses
+from mjstats.decision.judge import _FLAG_TEXTS, FLAGS, _one_more, _responses, _unseen_of
 from mjstats.formats.canonical import read_canonical
 from mjstats.records import EventKind, Hand
 
@@ -101,3 +101,14 @@ def test_flag_texts_are_the_sorted_names():
     for bits in range(1 << len(FLAGS)):
         names = {FLAGS[i] for i in range(len(FLAGS)) if bits >> i & 1}
         assert _FLAG_TEXTS[bits] == ",".join(sorted(names))
+
+
+def test_unseen_of_equals_the_sum_over_the_kinds():
+    """The unseen copies of a kinds mask (zero bytes of it passed in one step) equal the sum."""
+    rng = random.Random(23)
+    for _ in range(5000):
+        unseen = [rng.randrange(5) for _ in range(34)]
+        mask = 0
+        for k in rng.sample(range(34), rng.randrange(35)):
+            mask |= 1 << k
+        assert _unseen_of(mask, unseen) == sum(unseen[k] for k in range(34) if mask >> k & 1)

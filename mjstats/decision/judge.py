@@ -164,11 +164,16 @@ def _tiles_held(concealed: list[int]) -> int:
 
 def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
     """The unseen copies of the kinds of a kinds mask: one pass over its bits, shifted in i64
-    (compiled: C shifts, where a 34-bit int's ``&``, ``-`` and ``bit_length`` each made an object)."""
+    (compiled: C shifts, where a 34-bit int's ``&``, ``-`` and ``bit_length`` each made an object);
+    eight kinds none of which is in the mask are passed in one step (a mask holds a few kinds)."""
     total = 0
     rest: i64 = kinds
     k: i64 = 0
     while rest:
+        if not rest & 0xFF:
+            rest >>= 8
+            k += 8
+            continue
         if rest & 1:
             total += unseen[k]
         rest >>= 1
@@ -252,6 +257,7 @@ class _Judge:
         # the opponents' hands taken for the last discard's waits (None: not taken), read again
         # by its answers: a discard changes no other seat's tiles
         self.opponents: list[_SeatHand | None] = [None] * 4
+        self.waits_list: list[KindsMask] = [_NOT_ASKED] * 4  # waits_of_others' answer, refilled
         self.hands: list[_SeatHand | None] = [None] * 4
         # each seat's view, asked of the ruleset once and again only after an event that may
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
@@ -382,6 +388,10 @@ class _Judge:
         rest: i64 = kinds  # its bits shifted in i64 (compiled: C shifts, no int objects)
         k: i64 = 0
         while rest:
+            if not rest & 0xFF:  # eight kinds not asked: passed in one step
+                rest >>= 8
+                k += 8
+                continue
             if rest & 1:
                 out[k] = 4 - counts[k] - visible[k]
             rest >>= 1
@@ -394,6 +404,10 @@ class _Judge:
         rest = kinds
         k = 0
         while rest:  # a kind not asked may have gone below 0 above: it is never read
+            if not rest & 0xFF:
+                rest >>= 8
+                k += 8
+                continue
             if rest & 1 and out[k] < 0:
                 out[k] = 0
             rest >>= 1
@@ -418,10 +432,13 @@ class _Judge:
     def waits_of_others(self, seat: int) -> list[KindsMask] | None:
         """The waits of the other seats still in the hand, ready or not, by seat (-1 for the
         discarder and a seat out of the hand; None: a seat's hand is not playable): a list of
-        four, where a dict was built and iterated at every discard."""
-        out = [_NOT_ASKED] * 4
-        taken: list[_SeatHand | None] = [None] * 4
-        self.opponents = taken
+        four, where a dict was built and iterated at every discard. The judge's two lists of
+        four (these waits, the hands taken) are filled afresh, not made anew, at each discard:
+        both are read only until the discard's answers are judged."""
+        out, taken = self.waits_list, self.opponents
+        for o in range(4):
+            out[o] = _NOT_ASKED
+            taken[o] = None
         for i in range(1, 4):  # a native loop (a tuple of the three seats was built and iterated)
             o = (seat + i) % 4
             if self.is_out(o):

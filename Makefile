@@ -119,7 +119,8 @@ COMPILED_TESTS := tests/test_guobiao_fans.py tests/test_guobiao_differential.py 
 	tests/test_sichuan_cli.py tests/test_sichuan_profiles.py tests/test_store.py tests/test_multiwin.py \
 	tests/test_store_readback.py tests/test_replay_walls.py tests/test_event_columns.py \
 	tests/test_guobiao_waits.py tests/test_guobiao_waits_oracle.py tests/test_decisions_pinned.py \
-	tests/test_guobiao_fans_pinned.py tests/test_slot_setters.py
+	tests/test_guobiao_fans_pinned.py tests/test_slot_setters.py tests/test_decision_legal_wins.py \
+	tests/test_decision_judge_parts.py
 test-compiled: compiled
 	MJSTATS_REQUIRE_COMPILED=1 PYTHONSAFEPATH=1 PYTHONPATH=$(COMPILED_NOW):$(CURDIR) $(BIN)/python -P -m pytest \
 		--import-mode=append -p no:cacheprovider $(HYPOTHESIS) $(PARALLEL) $(COMPILED_TESTS)

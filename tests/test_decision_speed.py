@@ -196,8 +196,9 @@ def _judged_with(hand: Hand, view: RulesetView) -> list[Decision]:
 def test_passed_wins_equal_the_straightforward_ones(sample_hands):
     """Wins worth any fan (the minimum lifted, so that the records' hands pass many): the passed
     wins and the claims over a win equal the oracle's, the legal win asked only where its answer
-    makes a row (no bundled record passes a win worth 8 fan)."""
-    fast = dataclasses.replace(view_for("guobiao"), legal_win=_shape_win)
+    makes a row (no bundled record passes a win worth 8 fan). The judge's way in for a drawn
+    tile it found among the waits (``shaped_win``) is given the same answer."""
+    fast = dataclasses.replace(view_for("guobiao"), legal_win=_shape_win, shaped_win=_shape_win)
     oracle = dataclasses.replace(_oracle_view("guobiao"), legal_win=_shape_win)
     path = Path(__file__).resolve().parent.parent / "data" / "sim" / "guobiao.jsonl.gz"
     hands = [h for h in sample_hands if isinstance(h, Hand)]

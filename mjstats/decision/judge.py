@@ -99,6 +99,24 @@ class DecisionColumns:
 
 DECISION_FIELDS = tuple(f.name for f in fields(Decision))
 
+# a row's flags as bits, bit i for FLAGS[i] (FLAGS is sorted): one int a row, where a set was
+# made for every row and sorted and joined at its end
+_CALL_WORSE: Final = 1
+_DEAL_IN: Final = 2
+_INEFFICIENT: Final = 4
+_MISSED_WIN: Final = 8
+_SHANTEN_LOSS: Final = 16
+_UNSAFE: Final = 32
+
+
+def _flags_text(bits: int) -> str:
+    """The flags column of a row's flag bits: the names comma-separated in sorted order."""
+    return ",".join([FLAGS[i] for i in range(len(FLAGS)) if bits >> i & 1])
+
+
+# every combination's text, made once (the column's value is read by the bits)
+_FLAG_TEXTS: Final = tuple(_flags_text(bits) for bits in range(1 << len(FLAGS)))
+
 
 class _Row:
     """A decision being built (flags are added later: a deal-in shows at the next event)."""
@@ -113,31 +131,23 @@ class _Row:
         self.best: int | None = None
         self.names = ""
         self.danger = UNKNOWN
-        self.flags: set[str] = set()
+        self.flags = 0  # bits of FLAGS (_CALL_WORSE ... _UNSAFE)
         # a discard keeping the best shanten was in no opponent's wait (read at a deal-in)
         self.safe = False
 
-    def add_to(self, out: DecisionColumns, match_id: str, hand_no: int) -> None:
-        out.match_id.append(match_id)
-        out.hand_no.append(hand_no)
-        out.seq.append(self.seq)
-        out.seat.append(self.seat)
-        out.kind.append(self.kind)
-        out.shanten_before.append(self.before)
-        out.shanten_after.append(self.after)
-        out.useful_kept.append(self.kept)
-        out.useful_best.append(self.best)
-        out.best_discards.append(self.names)
-        out.danger.append(self.danger)
-        flags = self.flags
-        out.flags.append("" if not flags else ",".join(sorted(flags)))
-
 
 def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
-    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (no tuple built)."""
-    if len(fewer) != len(more):
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind``: compared as two
+    lists in C (equal small ints are one object: a pointer test an item), where a native loop
+    unboxed two tuple items a kind."""
+    count = len(fewer)
+    if count != len(more):
         return False
-    return all(more[k] == fewer[k] + (1 if k == kind else 0) for k in range(len(fewer)))
+    if not 0 <= kind < count:
+        return fewer == more  # no kind to add to: as the loop over the kinds, the same counts
+    expected = list(fewer)
+    expected[kind] += 1
+    return expected == list(more)
 
 
 def _tiles_held(concealed: list[int]) -> int:
@@ -154,11 +164,16 @@ def _tiles_held(concealed: list[int]) -> int:
 
 def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
     """The unseen copies of the kinds of a kinds mask: one pass over its bits, shifted in i64
-    (compiled: C shifts, where a 34-bit int's ``&``, ``-`` and ``bit_length`` each made an object)."""
+    (compiled: C shifts, where a 34-bit int's ``&``, ``-`` and ``bit_length`` each made an object);
+    eight kinds none of which is in the mask are passed in one step (a mask holds a few kinds)."""
     total = 0
     rest: i64 = kinds
     k: i64 = 0
     while rest:
+        if not rest & 0xFF:
+            rest >>= 8
+            k += 8
+            continue
         if rest & 1:
             total += unseen[k]
         rest >>= 1
@@ -167,26 +182,37 @@ def _unseen_of(kinds: KindsMask, unseen: list[int]) -> int:
 
 
 def _responses(hand: Hand) -> dict[int, dict[int, EventKind]]:
-    """For every discard (by seq): the seats that answered it (claim, win or a lost claim)."""
+    """For every discard answered (by seq): the seats that answered it (claim, win or a lost
+    claim). A discard nobody answered (most) has no entry: no empty dict made for it."""
     out: dict[int, dict[int, EventKind]] = {}
     events = hand.events
-    for i, ev in enumerate(events):
+    count = len(events)
+    for i in range(count):
+        ev = events[i]
         if ev.kind is not _DISCARD:
             continue
-        answered: dict[int, EventKind] = {}
         j = i + 1
-        while j < len(events) and events[j].kind in _RESPONSES:
+        if j == count or events[j].kind not in _RESPONSES:
+            if out:
+                out.pop(ev.seq, None)  # a seq met again (a broken record): the last discard's
+            continue
+        answered: dict[int, EventKind] = {}
+        while j < count and events[j].kind in _RESPONSES:
             nxt = events[j]
             if nxt.seat is not None and nxt.seat not in answered:
                 answered[nxt.seat] = nxt.kind
             j += 1
-        out[ev.seq] = answered
+        if answered:
+            out[ev.seq] = answered
+        elif out:
+            out.pop(ev.seq, None)
     return out
 
 
 _NO_ANSWERS: Final[dict[int, EventKind]] = {}  # a discard nobody answered (read, never written)
 _NOT_ASKED: Final = -1  # a marker: waits not computed yet (a kinds mask is never negative)
 _NO_WAITS: Final = 0
+_SHAPE_UNKNOWN: Final = -1  # drawn_shape: no hand before the draw to tell by
 
 
 class _SeatHand:
@@ -231,6 +257,7 @@ class _Judge:
         # the opponents' hands taken for the last discard's waits (None: not taken), read again
         # by its answers: a discard changes no other seat's tiles
         self.opponents: list[_SeatHand | None] = [None] * 4
+        self.waits_list: list[KindsMask] = [_NOT_ASKED] * 4  # waits_of_others' answer, refilled
         self.hands: list[_SeatHand | None] = [None] * 4
         # each seat's view, asked of the ruleset once and again only after an event that may
         # change it (the view's seat_view_events); a view answering for every seat is kept as is
@@ -361,6 +388,10 @@ class _Judge:
         rest: i64 = kinds  # its bits shifted in i64 (compiled: C shifts, no int objects)
         k: i64 = 0
         while rest:
+            if not rest & 0xFF:  # eight kinds not asked: passed in one step
+                rest >>= 8
+                k += 8
+                continue
             if rest & 1:
                 out[k] = 4 - counts[k] - visible[k]
             rest >>= 1
@@ -373,6 +404,10 @@ class _Judge:
         rest = kinds
         k = 0
         while rest:  # a kind not asked may have gone below 0 above: it is never read
+            if not rest & 0xFF:
+                rest >>= 8
+                k += 8
+                continue
             if rest & 1 and out[k] < 0:
                 out[k] = 0
             rest >>= 1
@@ -397,10 +432,13 @@ class _Judge:
     def waits_of_others(self, seat: int) -> list[KindsMask] | None:
         """The waits of the other seats still in the hand, ready or not, by seat (-1 for the
         discarder and a seat out of the hand; None: a seat's hand is not playable): a list of
-        four, where a dict was built and iterated at every discard."""
-        out = [_NOT_ASKED] * 4
-        taken: list[_SeatHand | None] = [None] * 4
-        self.opponents = taken
+        four, where a dict was built and iterated at every discard. The judge's two lists of
+        four (these waits, the hands taken) are filled afresh, not made anew, at each discard:
+        both are read only until the discard's answers are judged."""
+        out, taken = self.waits_list, self.opponents
+        for o in range(4):
+            out[o] = _NOT_ASKED
+            taken[o] = None
         for i in range(1, 4):  # a native loop (a tuple of the three seats was built and iterated)
             o = (seat + i) % 4
             if self.is_out(o):
@@ -446,24 +484,37 @@ class _Judge:
                 ):
                     known.waits = useful
 
-    def no_win_by_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> bool:
-        """Whether the drawn tile surely completes no hand: not among the waits of the hand
-        before the draw (asked when the seat was an opponent), for a view whose wins need it."""
+    def drawn_shape(self, seat: int, drawn: int, counts: tuple[int, ...]) -> int:
+        """Whether the drawn tile may complete the hand, by the waits of the hand before the draw
+        (asked when the seat was an opponent), for a view whose wins need it: 0 surely not (not
+        among those waits), 1 among them, -1 not known (no such hand kept)."""
         before = self.hands[seat]
         if before is None or not before.view.wins_need_waits or not before.playing:
-            return False
+            return _SHAPE_UNKNOWN
         if before.counts[drawn] + 1 != counts[drawn]:
-            return False
+            return _SHAPE_UNKNOWN
         if before.melds != self.melds_of(seat):
-            return False
+            return _SHAPE_UNKNOWN
         if not _one_more(before.counts, counts, drawn):
+            return _SHAPE_UNKNOWN
+        return self.waits(before) >> drawn & 1
+
+    def missed_self_draw(self, seat: int, drawn: int, counts: tuple[int, ...], view: RulesetView) -> bool:
+        """Whether the drawn tile completed a legal hand worth the minimum (then discarded): the
+        legal win asked only of a tile the shape does not rule out, and told when the judge found
+        it among the waits already (``shaped_win``)."""
+        shape = self.drawn_shape(seat, drawn, counts)
+        if shape == 0:
             return False
-        return not self.waits(before) >> drawn & 1
+        shaped = view.shaped_win
+        if shape == 1 and shaped is not None:
+            return shaped(self.replay, seat, drawn, True, None)
+        return view.legal_win(self.replay, seat, drawn, True, None)
 
     def judge_discard(self, seq: int, seat: int, tile: int) -> _Row:
         row = _Row(seq, seat, "discard")
         self.rows.append(row)
-        state, view, replay = self.state, self.view_of(seat), self.replay
+        view, replay = self.view_of(seat), self.replay
         others = self.waits_of_others(seat)
         self.others = others
         if others is not None:
@@ -478,13 +529,9 @@ class _Judge:
         counts = tuple(concealed[:34])
         groups = len(self.melds_of(seat))
         # a self-drawn tile that completes a legal hand worth the minimum, discarded instead
-        drawn = state.drawn if state.phase is _DISCARD_PHASE and state.actor == seat else None
-        if (
-            drawn is not None
-            and not self.no_win_by_shape(seat, int(drawn), counts)
-            and view.legal_win(replay, seat, int(drawn), True, None)
-        ):
-            row.flags.add("missed_win")
+        drawn = self.drawn_by(seat)
+        if drawn is not None and self.missed_self_draw(seat, int(drawn), counts, view):
+            row.flags |= _MISSED_WIN
         turn = view.turn
         if turn is not None and view.may_discard is None:
             # every discard of the turn in one pass (the engine's own arrays, no dict a call)
@@ -500,7 +547,10 @@ class _Judge:
         # each best discard's useful copies, the most of them, the discarded tile's (candidates
         # are in increasing kind order: the names are listed so)
         useful = [_unseen_of(kinds_after[t], unseen) for t in candidates]
-        most = max(useful)
+        most = 0
+        for n in useful:  # a native loop (max() iterates boxed objects through a generic call)
+            if n > most:
+                most = n
         after = after_of[tile]
         row.before, row.after = best, after
         row.best = most
@@ -516,19 +566,34 @@ class _Judge:
         row.kept = kept
         row.names = " ".join(names)
         if after > best:
-            row.flags.update(("shanten_loss", "inefficient"))
+            row.flags |= _SHANTEN_LOSS | _INEFFICIENT
         elif best == 0 and kept < most:
             # waiting: the useful tiles are the winning tiles, and keeping the most of them is
             # exact; further away the one-step count is reported (useful_kept/useful_best) but
             # not flagged, as it says nothing of the shape the next tiles make (docs/decisions.md)
-            row.flags.add("inefficient")
+            row.flags |= _INEFFICIENT
         if others is not None:
             waited = 0
             for waits in others:
                 if waits > 0:
                     waited |= waits
-            row.safe = any(not waited >> t & 1 for t in candidates)
+            for t in candidates:  # a native loop, no generator object a discard
+                if not waited >> t & 1:
+                    row.safe = True
+                    break
         return row
+
+    def drawn_by(self, seat: int) -> int | None:
+        """The tile ``seat`` just drew, while it is to discard it (None otherwise): read from the
+        shared table's struct fields where it is the one read (the Table protocol reads each by
+        name)."""
+        native = self.native
+        if native is not None:
+            if native.phase is _DISCARD_PHASE and native.actor == seat:
+                return native.drawn
+            return None
+        state = self.state
+        return state.drawn if state.phase is _DISCARD_PHASE and state.actor == seat else None
 
     def discards_asked(
         self, seat: int, tile: int, counts: tuple[int, ...], groups: int
@@ -563,15 +628,16 @@ class _Judge:
     def judge_responses(self, seq: int, discarder: int, tile: int) -> None:
         """The other seats' answers to a discard: a win or claim passed, a claim over a win."""
         answered = self.responses.get(seq, _NO_ANSWERS)  # a shared empty dict, never changed
-        won = _HU in answered.values()
-        replay, state = self.replay, self.state
+        # most discards nobody answered: no view of the dict's values, no look-up a seat
+        won = bool(answered) and _HU in answered.values()
+        replay = self.replay
         several = self.several
         if self.claim_missed:
             self.claim_missed = {}  # made anew only once a claim filled it
-        last = state.wall.remaining((discarder + 1) % 4) == 0
+        last = self.wall_empty_after(discarder)
         others, taken = self.others, self.opponents
         for o in range(4):
-            response = answered.get(o)
+            response = answered.get(o) if answered else None
             if o == discarder or response is _HU or self.is_out(o):
                 continue
             # the discard left the other hands as they were: the one taken for its waits serves
@@ -595,9 +661,18 @@ class _Judge:
             # the legal win (a fan count) asked only here, where its answer makes a row
             if shaped and view.legal_win(replay, o, tile, False, discarder):
                 row = self.pass_row(seq, o, "pass_win", known)
-                row.flags.add("missed_win")
+                row.flags |= _MISSED_WIN
             elif not answered and not last and self.could_claim(o, discarder, tile):
                 self.pass_row(seq, o, "pass_claim", known)
+
+    def wall_empty_after(self, seat: int) -> bool:
+        """Whether the seat after ``seat`` has nothing left to draw (海底: no claim then), read
+        from the shared table's wall where it is the one read (a native call, where the Table
+        protocol looks the wall and its method up by name)."""
+        native = self.native
+        if native is not None:
+            return native.wall.remaining((seat + 1) % 4) == 0
+        return self.state.wall.remaining((seat + 1) % 4) == 0
 
     def could_claim(self, seat: int, discarder: int, tile: int) -> bool:
         """Whether ``seat`` could pung, kong or (next seat, suited) chow ``tile``."""
@@ -644,9 +719,9 @@ class _Judge:
             after = self.best_after_discard(seat, counts, groups) if self.playing(seat, 1) else None
         row.before, row.after = before, after
         if after is not None and after >= before:
-            row.flags.add("call_worse")
+            row.flags |= _CALL_WORSE
         if self.claim_missed.get(seat):
-            row.flags.add("missed_win")
+            row.flags |= _MISSED_WIN
 
     def on_hu(self, ev: Event, inner: Callable[[Event], None]) -> None:
         state, row = self.state, self.last_discard
@@ -658,16 +733,29 @@ class _Judge:
             and state.last_tile is not None
             and ev.win is None  # 抢金, 三金倒, 天和 take no one's discard
         ):
-            row.flags.add("deal_in")
+            row.flags |= _DEAL_IN
             if row.safe:
-                row.flags.add("unsafe")
+                row.flags |= _UNSAFE
         inner(ev)
 
     def add_to(self, out: DecisionColumns) -> int:
-        match_id, hand_no = self.hand.match_id, self.hand.hand_no
-        for row in self.rows:
-            row.add_to(out, match_id, hand_no)
-        return len(self.rows)
+        """The rows appended to ``out``, a column at a time (one list built and extended a
+        column, where each row appended twelve values one method call each)."""
+        match_id, hand_no, rows = self.hand.match_id, self.hand.hand_no, self.rows
+        count = len(rows)
+        out.match_id.extend([match_id] * count)
+        out.hand_no.extend([hand_no] * count)
+        out.seq.extend([row.seq for row in rows])
+        out.seat.extend([row.seat for row in rows])
+        out.kind.extend([row.kind for row in rows])
+        out.shanten_before.extend([row.before for row in rows])
+        out.shanten_after.extend([row.after for row in rows])
+        out.useful_kept.extend([row.kept for row in rows])
+        out.useful_best.extend([row.best for row in rows])
+        out.best_discards.extend([row.names for row in rows])
+        out.danger.extend([row.danger for row in rows])
+        out.flags.extend([_FLAG_TEXTS[row.flags] for row in rows])
+        return count
 
 
 def hand_decisions(hand: Hand, profile: ReplayProfile | None = None) -> list[Decision]:

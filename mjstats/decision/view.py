@@ -88,6 +88,10 @@ class RulesetView:
     # a win on a tile needs it among the waits of the hand without it (then a self-drawn tile
     # outside the waits the judge already holds is no win, and legal_win is not asked)
     wins_need_waits: bool = False
+    # (as legal_win) for a self-drawn tile the judge found among the waits of the hand before
+    # the draw (a view whose wins need waits): the view need not test the shape again (None:
+    # legal_win is asked)
+    shaped_win: Callable[[HandReplay, int, int, bool, int | None], bool] | None = None
     # (hand of waiting size, melds): whether a hand whose ``shanten`` is above 0 may still wait
     # on some form ``shanten`` does not measure; given, ``waits`` is asked only of hands at
     # shanten 0 or for which this holds (most hands an opponent holds are not waiting)

@@ -40,7 +40,7 @@ from mjstats.tiles import ALL_KINDS, Tile, parse_tile, parse_tiles
 # fans found so far: fan order -> one tuple of source indices per occurrence
 Found = dict[int, list[tuple[int, ...]]]
 
-__all__ = ["FanItem", "FanResult", "Meld", "calculate_fans", "meets_minimum"]
+__all__ = ["FanItem", "FanResult", "Meld", "calculate_fans", "meets_minimum", "win_fan_total"]
 
 Meld = tuple[str, "str | int | Tile", int]
 
@@ -1034,17 +1034,7 @@ def calculate_fans(
             tiles.append(code)
     if not fast:
         tiles = [_tile(t, "hand") for t in hand]
-    packs = []
-    for i, m in enumerate(melds):
-        try:
-            pack = _MELDS.get(m)  # (kind, tile, offer) tuples seen before
-        except TypeError:  # unhashable: parse it every time
-            pack = None
-        if pack is None:
-            pack = _parse_meld(m, i)
-            if m.__class__ is tuple and m[2].__class__ is int and len(_MELDS) < 4096:
-                _MELDS[m] = pack
-        packs.append(pack)
+    packs = _packs_of(melds)
     win = _tile(win_tile, "winning tile")
     if len(packs) > 4:
         raise InvalidHand(f"{len(packs)} melds: a hand has at most 4")
@@ -1060,12 +1050,45 @@ def calculate_fans(
     standing = [0] * 34
     for t in tiles:
         standing[t] = standing[t] + 1  # not +=: on a list item, a generic in-place add compiled
-    h = _Hand(standing, packs, win, bool(self_drawn), bool(fourth_tile), bool(kong_win),
-              bool(last_tile), seat_wind, round_wind)
+    h = _checked_hand(standing, packs, win, bool(self_drawn), bool(fourth_tile), bool(kong_win),
+                      bool(last_tile), seat_wind, round_wind)
+    best, _, best_packs, form, straight = _best_reading(h, bool(packs))
+    if best is None:
+        raise _not_winning(tiles, win, len(packs))
+    # the extras' flags by name, only for a profile that has extras (ExtraFan.flag)
+    flags = {"heavenly": heavenly, "earthly": earthly, "human": human} if prof.extras else None
+    return _build_result(h, best, best_packs, form, straight, flowers, prof, flags, with_tiles)
+
+
+def _packs_of(melds: Iterable[Meld]) -> list[_Pack]:
+    """The melds as packs, each ``(kind, tile, offer)`` tuple parsed once (kept by value)."""
+    packs = []
+    for i, m in enumerate(melds):
+        try:
+            pack = _MELDS.get(m)  # (kind, tile, offer) tuples seen before
+        except TypeError:  # unhashable: parse it every time
+            pack = None
+        if pack is None:
+            pack = _parse_meld(m, i)
+            if m.__class__ is tuple and m[2].__class__ is int and len(_MELDS) < 4096:
+                _MELDS[m] = pack
+        packs.append(pack)
+    return packs
+
+
+def _checked_hand(standing: list[int], packs: list[_Pack], win: int, self_drawn: bool, fourth: bool,
+                  kong_win: bool, last: bool, seat: int, prevalent: int) -> _Hand:
+    """The call's ``_Hand``; raises InvalidHand where a kind has more than four copies in all."""
+    h = _Hand(standing, packs, win, self_drawn, fourth, kong_win, last, seat, prevalent)
     if h.max_count > 4:
         over = [ALL_KINDS[t].botzone for t in range(34) if h.all_counts[t] > 4]
         raise InvalidHand(f"more than four copies of {', '.join(over)} across hand, melds and win")
+    return h
 
+
+def _best_reading(h: _Hand, melded: bool) -> tuple[Found | None, int, list[_Pack], str, tuple[int, ...]]:
+    """The best reading of the hand (就高不就低): its fans, their total (no flowers, no extras),
+    its packs, form and knitted straight; no fans (None) where no reading wins."""
     best: Found | None = None
     best_total = -1
     form = "regular"
@@ -1076,7 +1099,7 @@ def calculate_fans(
         best, best_packs, straight = knitted
         best_total = _total(best)
         form = "knitted_straight"
-    elif not packs:
+    elif not melded:
         special = _score_special(h)
         if special is not None:
             best, form = special
@@ -1088,14 +1111,44 @@ def calculate_fans(
             total = _total(out)
             if total > best_total:
                 best, best_total, best_packs, form = out, total, div_packs, "regular"
-    if best is None:
-        raise NotWinningHand(
-            f"not a winning hand: {' '.join(ALL_KINDS[t].botzone for t in tiles)}"
-            f" + {ALL_KINDS[win].botzone} with {len(packs)} meld(s)"
+    return best, best_total, best_packs, form, straight
+
+
+def _not_winning(tiles: list[int], win: int, melds: int) -> NotWinningHand:
+    """The error of a hand no reading wins (its tiles as given)."""
+    return NotWinningHand(
+        f"not a winning hand: {' '.join(ALL_KINDS[t].botzone for t in tiles)}"
+        f" + {ALL_KINDS[win].botzone} with {melds} meld(s)"
+    )
+
+
+def win_fan_total(standing: list[int], melds: list[tuple[str, int, int]], win_tile: int, *,
+                  self_drawn: bool, fourth_tile: bool, kong_win: bool, last_tile: bool,
+                  seat_wind: int, round_wind: int) -> int:
+    """The total of ``calculate_fans`` (standard profile, no flowers, no extras) of the hand held
+    as 34 counts ``standing`` (without ``win_tile``, a tile code): the same checks and reading,
+    with no result built (the decision judge asks only whether a win reaches 8 fan). ``standing``
+    is not changed. Raises NotWinningHand or InvalidHand as ``calculate_fans`` does."""
+    packs = _packs_of(melds)
+    win = _tile(win_tile, "winning tile")
+    if len(packs) > 4:
+        raise InvalidHand(f"{len(packs)} melds: a hand has at most 4")
+    held = 0
+    for k in range(34):
+        held += standing[k]
+    if held != 13 - 3 * len(packs):
+        raise InvalidHand(
+            f"{held} concealed tiles with {len(packs)} melds: expected {13 - 3 * len(packs)}"
+            " (without the winning tile)"
         )
-    # the extras' flags by name, only for a profile that has extras (ExtraFan.flag)
-    flags = {"heavenly": heavenly, "earthly": earthly, "human": human} if prof.extras else None
-    return _build_result(h, best, best_packs, form, straight, flowers, prof, flags, with_tiles)
+    _check_wind("seat_wind", seat_wind)
+    _check_wind("round_wind", round_wind)
+    h = _checked_hand(standing, packs, win, self_drawn, fourth_tile, kong_win, last_tile, seat_wind,
+                      round_wind)
+    best, best_total, _, _, _ = _best_reading(h, bool(packs))
+    if best is None:
+        raise _not_winning([t for t in range(34) for _ in range(standing[t])], win, len(packs))
+    return best_total
 
 
 # By fan order (index 0 unused): what a result's FanItem shows of each fan.

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 
 from mjstats.errors import InvalidHand, NotWinningHand
 from mjstats.replay.profile import ComputedWin, Meld, WinContext
+from mjstats.rulesets.guobiao.calculator import win_fan_total
 from mjstats.rulesets.guobiao.waits import waits_mask
 from mjstats.slot_setters import frozen_record, record_setters
 
 if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
 
-__all__ = ["possible_win"]
+__all__ = ["possible_fan_total", "possible_win"]
 
 # built by its slots' setters, as the replayer builds its own: the dataclass __init__ runs as
 # interpreted Python even compiled (docs/compiled.md, "The replay and the audit")
@@ -73,6 +74,43 @@ def possible_win(
         return replay.profile.evaluate_win(ctx)
     except (NotWinningHand, InvalidHand):
         return None
+
+
+def possible_fan_total(
+    replay: HandReplay, seat: int, tile: int, *, self_drawn: bool, kong_win: bool, last_tile: bool
+) -> int:
+    """The fan total (flowers aside) of the win :func:`possible_win` finds for a tile the caller
+    found among the hand's waits (``shaped``), -1 where it finds none, for a replay profile
+    whose ``evaluate_win`` is ``win_score.guobiao_win`` (``standard_scoring``): the same
+    calculator reading, with no WinContext, fan records, payments or result built (the decision
+    judge asks only whether the win reaches the minimum)."""
+    state = replay.state
+    player = state.seats[seat]
+    held = player.concealed
+    for k in range(34, len(held)):
+        if held[k]:
+            return -1  # a flower still in hand: no win until it is set aside
+    counts = held[:34]
+    if self_drawn:
+        if counts[tile] < 1:
+            return -1
+        counts[tile] -= 1
+    melds = player.melds
+    total = 0
+    for k in range(34):
+        total += counts[k]
+    if total + 3 * len(melds) != 13:
+        return -1
+    others = state.visible[tile] - (0 if self_drawn else 1)
+    hand = replay.hand
+    try:
+        return win_fan_total(
+            counts, [(m.kind, m.tile, m.offer) for m in melds], tile, self_drawn=self_drawn,
+            fourth_tile=others >= 3, kong_win=kong_win, last_tile=last_tile,
+            seat_wind=hand.seat_wind(seat), round_wind=hand.prevalent_wind,
+        )  # fmt: skip
+    except (NotWinningHand, InvalidHand):
+        return -1
 
 
 @lru_cache(maxsize=8192)

@@ -48,6 +48,13 @@ class BotzoneProfile(ReplayProfile):
     def evaluate_win(self, ctx: WinContext) -> ComputedWin:
         return self.calculator(ctx)
 
+    @property
+    def standard_scoring(self) -> bool:
+        """Whether ``evaluate_win`` is ``guobiao_win`` itself (the default calculator, the method
+        not overridden): then a caller wanting only the fan total may ask the calculator for it
+        (``possible_win.possible_fan_total``, the decision judge's legal wins)."""
+        return self.calculator is guobiao_win and type(self).evaluate_win is BotzoneProfile.evaluate_win
+
     def fan_key(self, name: str) -> str:
         # PyMahjongGB 1.4.0 renamed three wait fans (botzone-format.md): either version compares
         return BOTZONE_FAN_NAMES.get(name, name)

@@ -56,6 +56,12 @@ class Human2017Profile(ReplayProfile):
     def evaluate_win(self, ctx: WinContext) -> ComputedWin:
         return guobiao_win(ctx)
 
+    @property
+    def standard_scoring(self) -> bool:
+        """Whether ``evaluate_win`` is ``guobiao_win`` itself (not overridden): as
+        ``BotzoneProfile.standard_scoring``."""
+        return type(self).evaluate_win is Human2017Profile.evaluate_win
+
 
 class Human2017Replay(HandReplay):
     """The neutral replay plus flowers, the gain and refused declarations."""

@@ -125,6 +125,12 @@ class McrProfile(ReplayProfile):
     def evaluate_win(self, ctx: WinContext) -> ComputedWin:
         return guobiao_win(ctx)
 
+    @property
+    def standard_scoring(self) -> bool:
+        """Whether ``evaluate_win`` is ``guobiao_win`` itself (not overridden): as
+        ``BotzoneProfile.standard_scoring``."""
+        return type(self).evaluate_win is McrProfile.evaluate_win
+
 
 
 McrProfile.replay_class = McrReplay

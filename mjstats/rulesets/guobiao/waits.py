@@ -316,29 +316,63 @@ def waits_by_parts(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], .
     part tables: 13 - 3m tiles, melds ``waits`` takes, no fifth copy, no special form possible.
     Then its waits are its regular form's and 七对's: none above shanten 0, at 0 the kinds whose
     draw completes it (``guobiao_useful_mask``)."""
+    return _plain_hand(counts, melds) and not special_may_wait(counts, len(melds))
+
+
+def _plain_hand(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> bool:
+    """Whether ``waits`` takes the hand as it is: 13 - 3m tiles, melds it reads, no fifth copy
+    (counting the melds). The counts are read in one native loop (the tiles and the most
+    copies), a copy of them made only for a hand with melds."""
     exposed = len(melds)
-    if sum(counts) != 13 - 3 * exposed:
+    total = 0
+    top = 0
+    for k in range(34):
+        n = counts[k]
+        total += n
+        if n > top:
+            top = n
+    if total != 13 - 3 * exposed:
         return False
-    seen = list(counts)
-    for kind, tile, _ in melds:
-        span = _MELD_SPAN.get(kind)
-        if span is None or not 0 <= tile < 34 or (kind == "CHI" and (tile >= 27 or tile % 9 in (0, 8))):
-            return False  # not a meld ``waits`` takes: it says why the hand is rejected
-        for d in span:
-            seen[tile + d] += 1
-    return max(seen) <= 4 and not special_may_wait(counts, exposed)
+    if exposed:
+        seen = list(counts)
+        for kind, tile, _ in melds:
+            span = _MELD_SPAN.get(kind)
+            if span is None or not 0 <= tile < 34 or (kind == "CHI" and (tile >= 27 or tile % 9 in (0, 8))):
+                return False  # not a meld ``waits`` takes: it says why the hand is rejected
+            for d in span:
+                n = seen[tile + d] + 1
+                seen[tile + d] = n
+                if n > top:
+                    top = n
+    return top <= 4
+
+
+def _special_one_away(counts: tuple[int, ...], exposed: int) -> bool:
+    """Whether some special form of a hand ``waits`` takes may be at shanten 0, by the measures
+    ``waits`` itself tests: 十三幺 or 全不靠 (no melds) at 0, or a knitted straight missing at
+    most one tile (组合龙, at most one meld: ``waits`` asks its exact shanten only then)."""
+    if exposed > 1:
+        return False
+    hits = _straight_hits(counts)
+    if exposed == 0 and (
+        _thirteen_orphans_shanten(counts) == 0 or _honours_knitted_shanten(counts, hits) == 0
+    ):
+        return True
+    return max(hits) >= 8  # _knitted_straight_shanten: missing - 1 >= 1 is never 0
 
 
 def waits_mask(counts: tuple[int, ...], melds: tuple[tuple[str, int, int], ...]) -> int:
     """``waits`` of a 13 - 3m tile hand (34 counts; melds as (kind, tile, offer)) as a kinds mask
     (bit k for kind k), 0 where ``waits`` rejects the hand. A hand that cannot wait on a special
-    form waits on what completes its regular form or 七对: the kinds whose draw takes its shanten
+    form, or none of whose special forms is one tile away by ``waits``' own measures, waits on
+    what completes its regular form or 七对: the kinds whose draw takes its shanten
     (``incremental``'s part tables) from 0 to complete; any other hand asks ``waits``."""
-    if waits_by_parts(counts, melds):
+    if _plain_hand(counts, melds):
         exposed = len(melds)
-        if guobiao_shanten(counts, exposed) != 0:
-            return 0
-        return guobiao_useful_mask(counts, exposed)  # reference guobiao.md: 4 melds + pair, 七对
+        if not special_may_wait(counts, exposed) or not _special_one_away(counts, exposed):
+            if guobiao_shanten(counts, exposed) != 0:
+                return 0
+            return guobiao_useful_mask(counts, exposed)  # reference guobiao.md: 4 melds + pair, 七对
     return _waits_mask(counts, melds)
 
 

@@ -137,17 +137,16 @@ class _Row:
 
 
 def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
-    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind``: compared as two
-    lists in C (equal small ints are one object: a pointer test an item), where a native loop
-    unboxed two tuple items a kind."""
+    """Whether the counts ``more`` are ``fewer`` with one more copy of ``kind`` (a kind outside
+    the counts: the same counts). A native loop that stops at the first difference: two list
+    copies compared in C cost more, and ``all()`` over a generator more again."""
     count = len(fewer)
     if count != len(more):
         return False
-    if not 0 <= kind < count:
-        return fewer == more  # no kind to add to: as the loop over the kinds, the same counts
-    expected = list(fewer)
-    expected[kind] += 1
-    return expected == list(more)
+    for k in range(count):
+        if more[k] != fewer[k] + (1 if k == kind else 0):
+            return False
+    return True
 
 
 def _tiles_held(concealed: list[int]) -> int:

@@ -143,10 +143,10 @@ def _one_more(fewer: tuple[int, ...], more: tuple[int, ...], kind: int) -> bool:
     count = len(fewer)
     if count != len(more):
         return False
-    for k in range(count):
-        if more[k] != fewer[k] + (1 if k == kind else 0):
-            return False
-    return True
+    k = 0
+    while k < count and more[k] == fewer[k] + (1 if k == kind else 0):
+        k += 1
+    return k == count
 
 
 def _tiles_held(concealed: list[int]) -> int:

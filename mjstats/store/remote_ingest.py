@@ -10,7 +10,7 @@ same inputs, and a reader never sees half of a run. The run holds the remote lea
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ __all__ = ["ingest_remote"]
 
 def ingest_remote(
     inputs: list[SourceInput],
-    digests: dict[Path, str],
+    digests: Mapping[Path, str],
     url: str,
     *,
     jobs: int,

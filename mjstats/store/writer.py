@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import itertools
 import operator
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mjstats.errors import DatasetError, MjstatsError
+from mjstats.errors import DatasetError
 from mjstats.formats import format_module, open_binary
 from mjstats.formats.limits import InputLimits, input_limits
 from mjstats.gc_pause import paused_collection
@@ -31,6 +30,7 @@ from mjstats.store.lock import LOCK_NAME, LockHolder, release_and_remove, writer
 from mjstats.store.part_cache import WrittenPart, remember, while_writing, written
 from mjstats.store.pins import PINS_DIR
 from mjstats.store.schema import HAND_TABLES, INGEST_TABLES, SCHEMAS, rejects_table
+from mjstats.store.source_digests import SourceDigests, sha256_file
 from mjstats.store.sources import SourceInput
 from mjstats.store.write_behind import WriteBehind
 
@@ -67,18 +67,6 @@ class IngestSummary:
             "sources": list(self.sources),
             "skipped_sources": list(self.skipped_sources),
         }
-
-
-def sha256_file(path: Path) -> str:
-    """The file's SHA-256 (hex), read a megabyte at a time into one reused buffer: a new bytes
-    object a block was fresh memory each time (~1,000 page faults a 4 MB file)."""
-    digest = hashlib.sha256()
-    buffer = bytearray(1 << 20)
-    view = memoryview(buffer)
-    with path.open("rb", buffering=0) as fh:
-        while n := fh.readinto(buffer):
-            digest.update(view[:n])
-    return digest.hexdigest()
 
 
 REJECT_ROWS = 10_000  # rejects per row group of the run's rejects file
@@ -260,43 +248,34 @@ def ingest_sources(
     for item in inputs:
         if item.read is None:
             format_module(item.format)  # an unknown format fails before any file is read
-    digests = {item.path: _source_digest(item.path) for item in inputs}
-    if is_remote(out):  # a URL (s3://, memory://): the same run, published through fsspec
-        from mjstats.store.remote_ingest import ingest_remote
+    # hashed on a thread while the records are parsed; each file is opened first, so a missing
+    # one fails here, before the dataset is touched (store.source_digests)
+    with SourceDigests([item.path for item in inputs]) as digests:
+        if is_remote(out):  # a URL (s3://, memory://): the same run, published through fsspec
+            from mjstats.store.remote_ingest import ingest_remote
 
-        return ingest_remote(
-            inputs, digests, str(out), jobs=jobs, chunk_hands=chunk_hands, batch_records=batch_records,
-            progress=progress, reject_samples=reject_samples, wait=wait, on_wait=on_wait, limits=limits,
-        )
-    out = Path(local_path(out) or out) if isinstance(out, str) else Path(out)
-    check_output_folder(out)  # before the lock file is made: a user's folder stays untouched
-    created = not out.exists()
-    try:
-        with writer_lock(out, wait=wait, create=True, on_wait=on_wait):
-            try:
-                check_output_folder(out)
-                with input_limits(limits):
-                    return _ingest_locked(
-                        inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
-                        batch_records=batch_records, progress=progress, reject_samples=reject_samples,
-                    )
-            except BaseException:
-                if created or _only_lock_left(out):
-                    _remove_new_folder(out)
-                raise
-    except PermissionError as exc:
-        raise DatasetError(f"{out}: cannot write to the dataset: {exc.strerror}") from exc
-
-
-def _source_digest(path: Path) -> str:
-    try:
-        return sha256_file(path)
-    except IsADirectoryError:
-        raise MjstatsError(f"{path}: is a folder, not a file") from None
-    except FileNotFoundError:
-        raise MjstatsError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise MjstatsError(f"{path}: cannot read: {exc.strerror}") from exc
+            return ingest_remote(
+                inputs, digests, str(out), jobs=jobs, chunk_hands=chunk_hands, batch_records=batch_records,
+                progress=progress, reject_samples=reject_samples, wait=wait, on_wait=on_wait, limits=limits,
+            )
+        out = Path(local_path(out) or out) if isinstance(out, str) else Path(out)
+        check_output_folder(out)  # before the lock file is made: a user's folder stays untouched
+        created = not out.exists()
+        try:
+            with writer_lock(out, wait=wait, create=True, on_wait=on_wait):
+                try:
+                    check_output_folder(out)
+                    with input_limits(limits):
+                        return _ingest_locked(
+                            inputs, digests, out, jobs=jobs, chunk_hands=chunk_hands,
+                            batch_records=batch_records, progress=progress, reject_samples=reject_samples,
+                        )
+                except BaseException:
+                    if created or _only_lock_left(out):
+                        _remove_new_folder(out)
+                    raise
+        except PermissionError as exc:
+            raise DatasetError(f"{out}: cannot write to the dataset: {exc.strerror}") from exc
 
 
 def _only_lock_left(out: Path) -> bool:
@@ -320,7 +299,7 @@ def _remove_new_folder(out: Path) -> None:
 
 def _ingest_locked(
     inputs: list[SourceInput],
-    digests: dict[Path, str],
+    digests: Mapping[Path, str],
     out: Path,
     *,
     jobs: int,
@@ -350,7 +329,7 @@ def ingest_into(
     manifest_data: dict[str, Any],
     seen: set[int],
     inputs: list[SourceInput],
-    digests: dict[Path, str],
+    digests: Mapping[Path, str],
     summary: IngestSummary,
     *,
     jobs: int,
@@ -377,11 +356,16 @@ def ingest_into(
         # (one file per hand, as the human-play logs are written)
         match: list[Any] = []
         for item in inputs:
-            digest = digests[item.path]
-            if digest in known:
-                summary.skipped_sources.append(str(item.path))
-                continue
-            known.add(digest)
+            # a source repeating one the dataset holds or one read earlier in this run is skipped;
+            # with none before it (a new dataset's first source), its digest, hashed meanwhile on
+            # a thread (store.source_digests), is waited for only once it has been read
+            digest: str | None = None
+            if known:
+                digest = digests[item.path]
+                if digest in known:
+                    summary.skipped_sources.append(str(item.path))
+                    continue
+                known.add(digest)
             counts = {"hands": 0, "rejects": 0}
 
             def writer_for(part_key: tuple[str, str]) -> _PartitionWriter:
@@ -430,6 +414,9 @@ def ingest_into(
                         writer.flush()
                 if progress is not None:
                     progress(read_so_far)
+            if digest is None:
+                digest = digests[item.path]
+                known.add(digest)
             manifest_data["sources"].append(
                 {
                     "path": str(item.path),

@@ -236,3 +236,29 @@ def test_the_python_calls_of_the_readme(
     assert summary.hands == 1_200
     assert ahead > 0 and summary.seconds >= ahead  # the replays ahead counted in its time
     assert _tables(dataset) == _tables(separate)
+
+
+def test_the_audit_plans_a_part_just_written_from_memory(
+    botzone: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within ``keeping_parts`` the audit's plan of a part this process wrote reads neither its
+    footer nor its match ids from the file, and is the plan read from disk."""
+    from mjstats.store import SourceInput, ingest_sources
+
+    with keeping_parts():
+        ingest_sources([SourceInput(botzone, "botzone")], tmp_path / "ds")
+        with open_dataset(tmp_path / "ds") as data:
+            version, parts = data.path, data.parts()
+            opened: list[object] = []
+            real = audit_module.pq.ParquetFile
+
+            def counted(*args: object, **kwargs: object) -> object:
+                opened.append(args)
+                return real(*args, **kwargs)
+
+            monkeypatch.setattr(audit_module.pq, "ParquetFile", counted)
+            from_memory = audit_module.plan_tasks(version, parts, 2, None)
+            assert opened == []
+    with open_dataset(tmp_path / "ds") as data:
+        from_disk = audit_module.plan_tasks(data.path, data.parts(), 2, None)
+    assert opened and from_memory == from_disk and len(from_disk) == 3

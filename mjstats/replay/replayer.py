@@ -1096,7 +1096,8 @@ def replay_hand(
     cls = chosen.replay_class or HandReplay
     if columns is not None and not (chosen.reads_columns and _neutral_steps(cls)):
         hand, columns = with_events(hand, columns.events()), None
-    replay = cls(hand, chosen, explain)
+    # typed: run, columns and handlers reached natively in the compiled build (not by name)
+    replay: HandReplay = cls(hand, chosen, explain)
     replay.columns = columns
     try:
         return replay.run()

@@ -14,6 +14,7 @@ replayer both import it.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from itertools import repeat, starmap
 from typing import Any, Final
 
@@ -33,8 +34,10 @@ _NEW: Final[Any] = tuple.__new__
 class EventColumns:
     """The events of a part slice, one list a field (each holding the field's own objects, as an
     :class:`Event` would: ``kinds`` the kinds' members, ``tiles`` and ``claimed`` tiles,
-    ``row_tiles`` each row's dealt tiles as a tuple, None where null), and the rows of the hand
-    being replayed: ``first:stop`` (set by the read-back as it yields each hand)."""
+    ``row_tiles`` each row's dealt tiles as a tuple, None where null; ``line`` any sequence of
+    them: the read-back gives a column without a null as a memoryview of its integers, read only
+    for the few rows made Events), and the rows of the hand being replayed: ``first:stop`` (set
+    by the read-back as it yields each hand)."""
 
     def __init__(
         self,
@@ -48,7 +51,7 @@ class EventColumns:
         tail: list[Any],
         claims: list[Any],
         wins: list[Any],
-        line: list[Any],
+        line: Sequence[Any],
     ) -> None:
         n = len(seq)
         for column in (kinds, seat, tiles, row_tiles, from_seat, claimed, tail, claims, wins, line):

@@ -151,6 +151,15 @@ _WIN_CONTEXT = record_setters(WinContext)
 # a claim), a dict look-up does not; at most 3 kinds x 42 tiles x 4 offers (x the tile's type:
 # a Tile and the plain int equal to it make a Meld each, so a meld holds the tile it was given)
 _MELDS: Final[dict[tuple[str, int, int, type], Meld]] = {}
+# a river's (tile, not taken) pair of each discard, one shared immutable tuple per tile (a
+# tuple made a discard otherwise); only for the interned Tile of the code (a plain int equal to
+# it gets a pair of its own: a river holds the tile it was given). Typed Any: a pair typed as a
+# tuple would be unpacked and made anew by the compiled build
+_DISCARDED: Final[tuple[Any, ...]] = tuple((tile, False) for tile in ALL_KINDS)
+_TILES: Final[tuple[Tile, ...]] = ALL_KINDS  # the interned tiles, by code (a native look-up)
+# each profile's fan_key answers by recorded fan name, kept with the profile (the key: its id);
+# fan_key is interpreted Python, a call a recorded fan of every win otherwise
+_FAN_KEYS: Final[dict[int, tuple[ReplayProfile, dict[str, str]]]] = {}
 
 
 def _meld(kind: str, tile: int, offer: int) -> Meld:
@@ -290,7 +299,7 @@ class HandReplay:
                 self.before_event(event)
             if kind is not _IGNORED:
                 self.last_claim = None
-            seat = seats[i]
+            seat: int | None = seats[i]  # typed: native compares below (Any: generic ones)
             if seat is not None and not 0 <= seat < 4:
                 self.stop(f"seat {seat} out of range")
             if direct and kind is _DISCARD:
@@ -600,7 +609,9 @@ class HandReplay:
         player = state.seats[seat]
         code: int = tile  # a plain int: native list indexing in the compiled build
         # the checks' fast paths inline (this runs for nearly half of all events); same findings
-        if state.phase is not _DISCARD_PHASE or state.actor != seat:
+        # (the actor narrowed to an int first: a native compare, not a generic one)
+        actor = state.actor
+        if state.phase is not _DISCARD_PHASE or actor is None or actor != seat:
             self.check_own_turn(seat, "discards")
         if player.held + 3 * len(player.melds) != self.full:
             self.check_size(seat, self.full, "discards")
@@ -611,7 +622,10 @@ class HandReplay:
             player.held -= 1
         else:
             self.take(seat, code, 1, "tile.not_held", "discards")
-        player.river.append((tile, False))
+        if 0 <= code < len(_DISCARDED) and _TILES[code] is tile:
+            player.river.append(_DISCARDED[code])
+        else:
+            player.river.append((tile, False))
         visible = state.visible
         visible[code] = visible[code] + 1
         state.phase = _CLAIM_PHASE
@@ -943,9 +957,8 @@ class HandReplay:
         recorded_win = self.recorded_win()
         if recorded_win is None:
             return
-        key = self.profile.fan_key
         computed = sorted((f.name, f.count) for f in win.fans)
-        recorded = sorted((key(f.name), f.count) for f in recorded_win.fans)
+        recorded = sorted((self.fan_key(f.name), f.count) for f in recorded_win.fans)
         if computed != recorded:
             self.report(
                 "win.fans",
@@ -957,6 +970,19 @@ class HandReplay:
             self.report("win.fan_total", "the recorded fan total differs", win.total,
                         recorded_win.fan_total)
         self.scored.append(win)
+
+    def fan_key(self, name: str) -> str:
+        """The profile's ``fan_key(name)``, asked once a profile and name (profiles are
+        immutable: the answer is kept, ``_FAN_KEYS``)."""
+        profile = self.profile
+        known = _FAN_KEYS.get(id(profile))
+        if known is None or known[0] is not profile:
+            known = _FAN_KEYS[id(profile)] = (profile, {})
+        keys = known[1]
+        key = keys.get(name)
+        if key is None:
+            key = keys[name] = profile.fan_key(name)
+        return key
 
     def check_win_scores(self) -> None:
         """The recorded scores against the rescored wins, once every Hu is replayed. With
@@ -1070,7 +1096,8 @@ def replay_hand(
     cls = chosen.replay_class or HandReplay
     if columns is not None and not (chosen.reads_columns and _neutral_steps(cls)):
         hand, columns = with_events(hand, columns.events()), None
-    replay = cls(hand, chosen, explain)
+    # typed: run, columns and handlers reached natively in the compiled build (not by name)
+    replay: HandReplay = cls(hand, chosen, explain)
     replay.columns = columns
     try:
         return replay.run()

@@ -8,7 +8,7 @@ audit reads back every hand it replays, about a hundred events each.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any, Final
 
@@ -76,13 +76,14 @@ def event_columns(
     tail: list[Any],
     claims: list[Any],
     wins: list[Any],
-    line: list[Any],
+    line: Sequence[Any],
 ) -> EventColumns:
     """The rows as :class:`EventColumns`. The columns are given as lists of one length, each
     holding the field's own objects (``kind`` and ``win`` their enumerations' members, ``tile``
     and ``claimed`` tiles; None where null); the ``tiles`` list column as its non-empty rows only,
     ``dealt_rows[k]`` holding the tiles ``dealt[dealt_offsets[k]:dealt_offsets[k + 1]]`` (every
-    other row holds none: one shared empty tuple)."""
+    other row holds none: one shared empty tuple). ``line`` may be any sequence of the line
+    numbers (``EventColumns``)."""
     n = len(seq)
     empty: tuple[Any, ...] = ()
     row_tiles: list[Any] = [empty] * n

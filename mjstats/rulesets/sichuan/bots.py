@@ -16,7 +16,12 @@ from dataclasses import dataclass
 
 from mjstats.decision.view import Counts
 from mjstats.errors import MjstatsError
-from mjstats.rulesets.sichuan.decisions import discard_answers, discards_shanten, hand_shanten, seat_voids
+from mjstats.rulesets.sichuan.decisions import (
+    discards_shanten,
+    hand_shanten,
+    seat_voids,
+    useful_after_discards,
+)
 from mjstats.rulesets.sichuan.shape import void_shanten
 
 __all__ = ["SICHUAN_DEFAULT_STYLES", "SICHUAN_STYLES", "SichuanBot", "SichuanStyle", "sichuan_style"]
@@ -186,18 +191,21 @@ class SichuanBot:
             if off:
                 return min(off, key=lambda t: (_isolation(counts, t), -t))
         kinds = [t for t in range(27) if counts[t]]
-        left, useful = discard_answers(_counts34(counts), len(melds), kinds, _voids(void, melds))
+        hand, voids = _counts34(counts), _voids(void, melds)
+        left = discards_shanten(hand, len(melds), kinds, voids)
         best = min(left.values())
         candidates = [t for t in kinds if left[t] == best]
+        # waiting (docs/decisions.md, "Flags"): keeping fewer winning tiles than the best discard
+        # is inefficient; further away the shanten alone decides (the kinds asked only then)
+        ready = best == 0 and len(candidates) > 1
+        useful = useful_after_discards(hand, len(melds), candidates, voids) if ready else {}
         seen: Sequence[int] = _NOTHING_SEEN
-        if best == 0 and len(candidates) > 1 and visible is not None:
+        if ready and visible is not None:
             seen = visible()
         choice, top = -1, None
         for t in candidates:
             counts[t] -= 1
-            # waiting (docs/decisions.md, "Flags"): keeping fewer winning tiles than the best
-            # discard is inefficient; further away the shanten alone decides
-            live = live_copies(useful[t], counts, seen) if best == 0 else 0
+            live = live_copies(useful[t], counts, seen) if ready else 0
             key = (-live, _isolation(counts, t) + 1, -t)
             counts[t] += 1
             if top is None or key < top:

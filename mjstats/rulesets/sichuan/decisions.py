@@ -30,11 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "VIEW",
-    "discard_answers",
     "discards_shanten",
     "hand_shanten",
     "seat_view",
     "seat_voids",
+    "useful_after_discards",
     "view_of_void",
 ]
 
@@ -174,16 +174,12 @@ def discards_shanten(counts: Counts, melds: int, kinds: list[int], voids: Voids)
     return _discard_shanten(counts, melds, kinds, voids)
 
 
-def discard_answers(
-    counts: Counts, melds: int, kinds: list[int], voids: Voids
-) -> tuple[dict[int, int], dict[int, KindsMask]]:
-    """For a hand of waiting size + 1: the shanten each discard of ``kinds`` leaves and, for the
-    discards leaving the least, the useful kinds (a kinds mask) of the hand left, as the judge
-    finds them for its ``inefficient`` flag (docs/decisions.md, "Flags": waiting, the useful
-    kinds are the winning kinds). One engine for the judge and the bots that want to pass it."""
-    left = _discard_shanten(counts, melds, kinds, voids)
-    best = min(left.values())
-    return left, _useful_after(counts, melds, [t for t in kinds if left[t] == best], voids)
+def useful_after_discards(counts: Counts, melds: int, kinds: list[int], voids: Voids) -> dict[int, KindsMask]:
+    """For each discard of ``kinds`` (increasing; the judge asks the best ones): the useful kinds
+    (a kinds mask) of the hand it leaves, as the judge finds them for its ``inefficient`` flag
+    (docs/decisions.md, "Flags": waiting, the useful kinds are the winning kinds). One engine
+    for the judge and the bots that want to pass it (rulesets/sichuan/bots.py)."""
+    return _useful_after(counts, melds, kinds, voids)
 
 
 def _sichuan(replay: HandReplay) -> SichuanReplay:

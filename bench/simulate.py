@@ -2,7 +2,8 @@
 
 Prints, per ruleset, the simulation rate (wall clock and CPU time) and, as the reference
 measured in the same run, the rate at which the same hands are replay-checked (Guobiao: the
-audit's replayer, mjstats.replay.replay_hand; Fuzhou: mjstats.rulesets.fuzhou.verify.check_fuzhou_hand).
+audit's replayer, mjstats.replay.replay_hand; Fuzhou: mjstats.rulesets.fuzhou.verify.check_fuzhou_hand;
+Sichuan: the audit's replayer, which dispatches to the Sichuan replay).
 Target: >= 100 simulated hands/s per process.
 
     .venv/bin/python bench/simulate.py [--hands 1000] [--seed 1]
@@ -33,9 +34,13 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=1_000)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
-    check: dict[str, Callable[[Any], object]] = {"guobiao": replay_hand, "fuzhou": check_fuzhou_hand}
+    check: dict[str, Callable[[Any], object]] = {
+        "guobiao": replay_hand,
+        "fuzhou": check_fuzhou_hand,
+        "sichuan": replay_hand,
+    }
     print(f"simulate {args.hands:,} hands per ruleset, seed {args.seed}, one process")
-    for ruleset in ("guobiao", "fuzhou"):
+    for ruleset in ("guobiao", "fuzhou", "sichuan"):
         config = SimConfig(ruleset, args.hands, args.seed)
         hands, wall, cpu = _timed(lambda c=config: list(simulate(c)))
         _, ref_wall, ref_cpu = _timed(lambda r=ruleset, h=hands: [check[r](x) for x in h])

@@ -28,7 +28,15 @@ if TYPE_CHECKING:
     from mjstats.replay.replayer import HandReplay
     from mjstats.rulesets.sichuan.replay import SichuanReplay
 
-__all__ = ["VIEW", "seat_view", "view_of_void"]
+__all__ = [
+    "VIEW",
+    "discards_shanten",
+    "hand_shanten",
+    "seat_view",
+    "seat_voids",
+    "useful_after_discards",
+    "view_of_void",
+]
 
 _A = TypeVar("_A")  # what a hand is asked (its shanten or its useful kinds)
 Voids = tuple[int, ...]  # the suits a seat may still hold void: its declared one, or (none
@@ -144,6 +152,34 @@ def _waits(counts: Counts, melds: tuple[tuple[str, int, int], ...], void: int | 
     for t in found:
         out |= 1 << int(t)
     return out
+
+
+def seat_voids(void: int | None, melded: frozenset[int] = frozenset()) -> Voids:
+    """The suits a seat may hold void: its declared ``void``, or (none declared) every suit it
+    has no meld of (``melded``: the suits of its melds), as ``seat_view`` picks its view."""
+    if void is not None:
+        return (void,)
+    return tuple(s for s in _EVERY_SUIT if s not in melded)
+
+
+def hand_shanten(counts: Counts, melds: int, voids: Voids) -> int:
+    """The judge's shanten of a hand (34 concealed counts, ``melds`` sets down) of a seat that
+    may hold ``voids`` void: what ``shanten`` of its view answers, for a player that measures
+    its hand as the judge does (the simulator's bots, rulesets/sichuan/bots.py)."""
+    return _shanten(counts, melds, voids)
+
+
+def discards_shanten(counts: Counts, melds: int, kinds: list[int], voids: Voids) -> dict[int, int]:
+    """The shanten each discard of ``kinds`` (increasing) leaves, as the judge asks it."""
+    return _discard_shanten(counts, melds, kinds, voids)
+
+
+def useful_after_discards(counts: Counts, melds: int, kinds: list[int], voids: Voids) -> dict[int, KindsMask]:
+    """For each discard of ``kinds`` (increasing; the judge asks the best ones): the useful kinds
+    (a kinds mask) of the hand it leaves, as the judge finds them for its ``inefficient`` flag
+    (docs/decisions.md, "Flags": waiting, the useful kinds are the winning kinds). One engine
+    for the judge and the bots that want to pass it (rulesets/sichuan/bots.py)."""
+    return _useful_after(counts, melds, kinds, voids)
 
 
 def _sichuan(replay: HandReplay) -> SichuanReplay:

@@ -91,6 +91,7 @@ class _Game:
         self.clean_round = True
         self.kong_turn = False
         self.replacement = False
+        self.seen = [0] * 27  # copies of each kind dealt or drawn so far (as the replay's ``seen``)
 
     # --- bookkeeping ---------------------------------------------------------------------------
     def ev(self, kind: EventKind, seat: int | None = None, tile: int | None = None, **kw: object) -> None:
@@ -107,6 +108,19 @@ class _Game:
             if not self.p[s].won:
                 return s
         return seat
+
+    def visible(self) -> list[int]:
+        """Copies of each kind face up, as every seat sees them and as the decision judge counts
+        them (rulesets/sichuan/table.py, docs/decisions.md "Useful tiles"): every tile dealt or
+        drawn that no hidden hand holds: the rivers, the melds, concealed kongs (reference
+        sichuan.md §2.7: laid face up), won tiles and, under ``play.winner_hand_public``
+        (§2.10), the hands of the seats that have won."""
+        shown = self.rules.play.winner_hand_public
+        out = list(self.seen)
+        for p in self.p:
+            if not (p.won and shown):
+                out = [n - c for n, c in zip(out, p.counts, strict=True)]
+        return [max(n, 0) for n in out]
 
     def changed(self, seat: int) -> None:
         self.p[seat].waits = None
@@ -134,6 +148,7 @@ class _Game:
             self.last_drawer = seat
         p = self.p[seat]
         p.counts[tile] += 1
+        self.seen[tile] += 1
         self.changed(seat)
         p.locked.clear()  # reference §2.11: released at the player's own draw
         p.threshold = -1
@@ -200,6 +215,7 @@ class _Game:
             self.head += n
             for t in tiles:
                 self.p[seat].counts[t] += 1
+                self.seen[t] += 1
             self.events.append(
                 Event(len(self.events), EventKind.DEAL, seat, tiles=tuple(SUITED[t] for t in tiles))
             )
@@ -288,7 +304,7 @@ class _Game:
                     else:
                         mode = "kong"
                     continue
-            tile = bot.discard(p.counts, p.melds, p.void)
+            tile = bot.discard(p.counts, p.melds, p.void, self.visible)
             self.ev(EventKind.DISCARD, actor, tile)
             p.counts[tile] -= 1
             p.discards += 1

@@ -3,6 +3,7 @@ written after a failure or an interruption, and an interrupted ingest leaves no 
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -158,3 +159,19 @@ def test_the_files_written_behind_equal_those_written_in_line_byte_for_byte(
     behind, in_caller = _files(tmp_path / "behind"), _files(tmp_path / "in_line")
     assert len(behind) >= 10
     assert behind == in_caller
+
+
+def test_the_switch_interval_is_lowered_while_a_writer_runs_and_put_back_after() -> None:
+    """The caller's thread yields the GIL every SWITCH_SECONDS while a writer runs (nested
+    writers included); the interval it had is back once the last one ends, however it ends."""
+    from mjstats.store.write_behind import SWITCH_SECONDS
+
+    before = sys.getswitchinterval()
+    assert before > SWITCH_SECONDS
+    with WriteBehind() as outer:
+        assert sys.getswitchinterval() == SWITCH_SECONDS
+        with pytest.raises(KeyboardInterrupt), WriteBehind():
+            raise KeyboardInterrupt
+        assert sys.getswitchinterval() == SWITCH_SECONDS  # the outer writer still runs
+        outer.submit(lambda: None)
+    assert sys.getswitchinterval() == before
